@@ -1,0 +1,47 @@
+#version 460
+// Moves each vertex through the move tool's velocity field: one invocation per
+// vertex, running the same driver as the CPU reference (sculptflow/integrate.glsl).
+#extension GL_GOOGLE_include_directive : require
+
+layout(local_size_x = 64) in;
+
+// Fixed at pipeline creation: the loop bound and the method (spec §4).
+layout(constant_id = 0) const int solverMethod = 2;
+layout(constant_id = 1) const int solverMaxIterations = 64;
+layout(constant_id = 2) const bool writeStatistics = false;
+
+#include "sculptflow/layout.glsl"
+
+layout(std140, set = 0, binding = 0) uniform ToolBlock {
+    Tool tools[SF_MAX_TOOLS];
+    int toolCount;
+};
+
+// Tightly packed xyz triples: no vec3 padding in either buffer.
+layout(std430, set = 0, binding = 1) readonly buffer InputPositions { float inputPositions[]; };
+layout(std430, set = 0, binding = 2) writeonly buffer OutputPositions { float outputPositions[]; };
+// flags, accepted steps, rejected steps, evaluations per vertex.
+layout(std430, set = 0, binding = 3) writeonly buffer Statistics { uvec4 statistics[]; };
+
+layout(push_constant) uniform Push {
+    SolverSettings settings;
+    uint vertexCount;
+};
+
+#include "sculptflow/field.glsl"
+#include "sculptflow/steppers.glsl"
+#include "sculptflow/controller.glsl"
+#include "sculptflow/integrate.glsl"
+
+void main() {
+    uint v = gl_GlobalInvocationID.x;
+    if (v >= vertexCount) return;
+    vec3 x0 = vec3(inputPositions[3 * v], inputPositions[3 * v + 1], inputPositions[3 * v + 2]);
+    VertexResult r = integrateVertex(x0);
+    outputPositions[3 * v] = r.position.x;
+    outputPositions[3 * v + 1] = r.position.y;
+    outputPositions[3 * v + 2] = r.position.z;
+    if (writeStatistics) {
+        statistics[v] = uvec4(r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations);
+    }
+}

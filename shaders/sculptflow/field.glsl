@@ -1,0 +1,116 @@
+// The move tool's velocity fields (spec §3) and each tool's reach (spec §4, item 5).
+//
+// Reads the globals `tools[]` and `toolCount`: members of the C++ Kernel, or
+// uniform-block members in a shader. Needs layout.glsl.
+
+// R = x − o(s), computed relative to p_A so that large coordinates lose nothing.
+vec3 toolOffset(int i, vec3 x, float s) {
+    return (x - tools[i].origin) - s * tools[i].translation;
+}
+
+// Affine deformer: v = d + (W + λI)·R, with W·y = r × y.
+vec3 affineVelocity(int i, vec3 offset) {
+    return tools[i].translation + cross(tools[i].rotation, offset) + tools[i].logScale * offset;
+}
+
+// One regularized Kelvinlet of radius eps (de Goes & James 2017): grab, twist and scale.
+vec3 kelvinletTerm(int i, vec3 offset, float eps) {
+    float eps2 = eps * eps;
+    float rInv = inversesqrt(dot(offset, offset) + eps2);
+    float r3Inv = rInv * rInv * rInv;
+    float a = tools[i].kelvinA;
+    float b = tools[i].kelvinB;
+    vec3 grab = ((a - b) * rInv + 0.5f * a * eps2 * r3Inv) * tools[i].grabLoad
+              + (b * r3Inv * dot(offset, tools[i].grabLoad)) * offset;
+    float radial = r3Inv + 1.5f * eps2 * r3Inv * rInv * rInv;
+    vec3 twist = (-a * radial) * cross(tools[i].twistLoad, offset);
+    vec3 scale = (tools[i].kelvinScale * radial * tools[i].scaleLoad) * offset;
+    return grab + twist + scale;
+}
+
+// Bi-scale Kelvinlet: X_ε − X_ε₁ decays as 1/r³ far from the tip.
+vec3 kelvinletVelocity(int i, vec3 offset) {
+    float eps = tools[i].outerRadius;
+    return kelvinletTerm(i, offset, eps) - kelvinletTerm(i, offset, kKelvinletSecondRadius * eps);
+}
+
+// Sum of the tools whose bit is set in activeMask (spec §3.3).
+vec3 velocity(vec3 x, float s, uint activeMask) {
+    vec3 v = vec3(0.0f);
+    for (int i = 0; i < toolCount; ++i) {
+        if ((activeMask & (1u << uint(i))) == 0u) continue;
+        vec3 offset = toolOffset(i, x, s);
+        v += tools[i].kind == kToolAffine ? affineVelocity(i, offset) : kelvinletVelocity(i, offset);
+    }
+    return v;
+}
+
+// Affine falloff w(|x0 − p_A|) = smoothstep(u): the end of tool i's action for a
+// vertex starting at x0 (spec §3.1).
+float affineFalloff(int i, vec3 x0) {
+    float dist = length(x0 - tools[i].origin);
+    float rIn = tools[i].innerRadius;
+    float width = tools[i].outerRadius - rIn;
+    if (!(width > 0.0f)) return dist <= rIn ? 1.0f : 0.0f;
+    float u = 1.0f - clamp((dist - rIn) / width, 0.0f, 1.0f);
+    return u * u * (3.0f - 2.0f * u);
+}
+
+// End of tool i's action for a vertex starting at x0: the falloff for an affine
+// tool, the whole move for a Kelvinlet.
+float toolEnd(int i, vec3 x0) {
+    return tools[i].kind == kToolAffine ? affineFalloff(i, x0) : 1.0f;
+}
+
+// Upper bound on |v| of Kelvinlet i over all points with |R| ≥ rho > 0.
+// Each bi-scale difference g(ε²) − g(ε₁²) is bounded by the mean value theorem,
+// |g(ε²) − g(ε₁²)| ≤ (ε₁² − ε²)·max|g'|, with the max taken at |R| = rho:
+//   1/r_ε − 1/r_ε₁                   ≤ Δ/(2ρ³)
+//   1/r_ε³ − 1/r_ε₁³                 ≤ 3Δ/(2ρ⁵)
+//   ε²/r_ε³ − ε₁²/r_ε₁³             ≤ Δ(1/ρ³ + 3ε₁²/(2ρ⁵))
+//   φ(ε²) − φ(ε₁²), φ(t) = 1/r³ + 3t/(2r⁵) with r² = |R|² + t   ≤ 15Δε₁²/(4ρ⁷)
+// with Δ = ε₁² − ε². Every bound falls with ρ, so it holds for all |R| ≥ ρ.
+float kelvinletSpeedBound(int i, float rho) {
+    float eps = tools[i].outerRadius;
+    float eps1Sq = kKelvinletSecondRadius * kKelvinletSecondRadius * eps * eps;
+    float delta = eps1Sq - eps * eps;
+    float rho3Inv = 1.0f / (rho * rho * rho);
+    float rho2Inv = 1.0f / (rho * rho);
+    float a = tools[i].kelvinA;
+    float b = tools[i].kelvinB;
+    float grab = abs(a - b) * 0.5f * delta * rho3Inv
+               + 0.5f * a * delta * (rho3Inv + 1.5f * eps1Sq * rho3Inv * rho2Inv)
+               + abs(b) * 1.5f * delta * rho3Inv;
+    float radial = 3.75f * delta * eps1Sq * rho3Inv * rho3Inv; // × |R| ≤ ρ·(bound/ρ)
+    return grab * length(tools[i].grabLoad)
+         + radial * (abs(a) * length(tools[i].twistLoad) + abs(tools[i].kelvinScale * tools[i].scaleLoad));
+}
+
+// Distance from x0 to the tool tip's path {o(s) : s ∈ [0, 1]}.
+float distanceToToolPath(int i, vec3 x0) {
+    vec3 d = tools[i].translation;
+    vec3 rel = x0 - tools[i].origin;
+    float dd = dot(d, d);
+    float s = dd > 0.0f ? clamp(dot(rel, d) / dd, 0.0f, 1.0f) : 0.0f;
+    return length(rel - s * d);
+}
+
+// True when no tool moves x0 by kCullFraction·tolerance or more. An affine tool
+// reaches x0 when its falloff is above 0. For Kelvinlets: if x0 stays within δ of
+// where it started, every |R| ≥ ρ − δ, with ρ the distance to the tip's path, so
+// the total displacement over s ∈ [0, 1] is at most Σ bound(ρ − δ); when that
+// is ≤ δ the vertex cannot leave the δ-ball, and the bound holds throughout.
+bool outOfReach(vec3 x0, float tolerance) {
+    float delta = kCullFraction * tolerance;
+    float speedSum = 0.0f;
+    for (int i = 0; i < toolCount; ++i) {
+        if (tools[i].kind == kToolAffine) {
+            if (affineFalloff(i, x0) > 0.0f) return false;
+            continue;
+        }
+        float rho = distanceToToolPath(i, x0) - delta;
+        if (!(rho > 0.0f)) return false;
+        speedSum += kelvinletSpeedBound(i, rho);
+    }
+    return speedSum <= delta;
+}

@@ -1,0 +1,120 @@
+// The bounded per-vertex driver (spec §4): breakpoints, adaptive attempts, and
+// the guarantees that make a dispatch's cost known in advance.
+//
+// Reads the globals `settings`, `solverMethod` and `solverMaxIterations` (fixed per
+// pipeline). Needs field.glsl, steppers.glsl and controller.glsl.
+
+bool allFinite(vec3 v) {
+    return !any(isnan(v)) && !any(isinf(v));
+}
+
+// The first tool end after s, and the tools that act until then. False when every
+// tool has ended. The right-hand side jumps at each end (spec §3.3), so no step
+// may cross one.
+bool nextSegment(float s, float ends[SF_MAX_TOOLS], SF_OUT(float) segmentEnd, SF_OUT(uint) mask) {
+    segmentEnd = 2.0f;
+    mask = 0u;
+    for (int i = 0; i < toolCount; ++i) {
+        if (ends[i] > s) {
+            segmentEnd = min(segmentEnd, ends[i]);
+            mask |= 1u << uint(i);
+        }
+    }
+    return mask != 0u;
+}
+
+// A step this close to the rest of a segment finishes it, rather than leaving a sliver.
+bool stepReachesEnd(float h, float remaining) {
+    return h >= remaining * 0.9999f;
+}
+
+// Integrates dx/ds = v(x, s) for the vertex that starts at x0. The loop makes at
+// most solverMaxIterations attempts; whatever remains is then finished with one
+// RK4 step per segment, so a vertex costs at most
+// solverMaxIterations × (evaluations per attempt) + 4 × segments evaluations.
+VertexResult integrateVertex(vec3 x0) {
+    VertexResult result;
+    result.position = x0;
+    result.flags = 0u;
+    result.acceptedSteps = 0u;
+    result.rejectedSteps = 0u;
+    result.evaluations = 0u;
+    if (!allFinite(x0)) {
+        result.flags = kFlagNonFinite;
+        return result;
+    }
+    if (outOfReach(x0, settings.tolerance)) {
+        result.flags = kFlagCulled;
+        return result;
+    }
+
+    float ends[SF_MAX_TOOLS];
+    for (int i = 0; i < SF_MAX_TOOLS; ++i) ends[i] = i < toolCount ? toolEnd(i, x0) : 0.0f;
+    float s = 0.0f;
+    float segmentEnd;
+    uint mask;
+    bool running = nextSegment(s, ends, segmentEnd, mask);
+    vec3 x = x0;
+    vec3 k1 = vec3(0.0f);
+    bool haveK1 = false;
+    bool fixedSteps = solverMethod == kMethodRk4;
+    float h = fixedSteps ? segmentEnd / float(max(settings.fixedSteps, 1))
+                         : clamp(settings.h0, settings.hMin, settings.hMax);
+
+    for (int attempt = 0; attempt < solverMaxIterations && running; ++attempt) {
+        if (!haveK1) {
+            k1 = velocity(x, s, mask);
+            result.evaluations += 1u;
+        }
+        float remaining = segmentEnd - s;
+        bool reachesEnd = stepReachesEnd(h, remaining);
+        float hStep = reachesEnd ? remaining : h;
+        StepResult step = attemptStep(solverMethod, x, s, hStep, k1, mask);
+        result.evaluations += step.evaluations;
+        bool finiteStep = allFinite(step.y);
+        float error = finiteStep ? step.error : kHugeError;
+        bool withinTolerance = stepWithinTolerance(error, hStep, settings.tolerance);
+        bool atMinimum = hStep <= settings.hMin;
+        if (withinTolerance || (atMinimum && finiteStep)) {
+            if (!withinTolerance) result.flags |= kFlagMinStepClamped;
+            result.acceptedSteps += 1u;
+            x = step.y;
+            s = reachesEnd ? segmentEnd : s + hStep;
+            k1 = step.kEnd;
+            haveK1 = step.fsal;
+            if (reachesEnd) {
+                running = nextSegment(s, ends, segmentEnd, mask);
+                haveK1 = false; // the field changes at a breakpoint
+                if (fixedSteps) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
+            }
+        } else if (atMinimum) {
+            result.flags |= kFlagNonFinite; // not finite even at the smallest step
+            return result;
+        } else {
+            result.rejectedSteps += 1u;
+        }
+        if (!fixedSteps) h = nextStepSize(hStep, error, withinTolerance);
+    }
+
+    // Budget spent: one classic RK4 step over each remaining segment.
+    for (int segment = 0; segment < SF_MAX_TOOLS && running; ++segment) {
+        result.flags |= kFlagIterationCap;
+        if (!haveK1) {
+            k1 = velocity(x, s, mask);
+            result.evaluations += 1u;
+        }
+        StepResult step = stepRk4(x, s, segmentEnd - s, k1, mask);
+        result.evaluations += step.evaluations;
+        x = step.y;
+        s = segmentEnd;
+        haveK1 = false;
+        running = nextSegment(s, ends, segmentEnd, mask);
+    }
+
+    if (!allFinite(x)) {
+        result.flags |= kFlagNonFinite;
+        return result;
+    }
+    result.position = x;
+    return result;
+}

@@ -1,0 +1,74 @@
+// Types and constants shared by the compute shaders and the C++ CPU reference.
+//
+// This file, like every file under shaders/sculptflow/, compiles both as GLSL and
+// as C++ (src/kernel.hpp includes it after `using namespace glm`). So: float
+// literals carry an `f`, parameters that are written use SF_OUT/SF_INOUT, and
+// structs pair each vec3 with a scalar so that std140, std430 and C++ agree on
+// every offset (src/kernel.hpp checks them with static_assert). Constants live
+// here, not in the function files, which C++ includes inside a class.
+
+#ifndef __cplusplus
+#define SF_OUT(T) out T
+#define SF_INOUT(T) inout T
+#endif
+
+#define SF_MAX_TOOLS 4
+
+const int kToolKelvinlet = 0;
+const int kToolAffine = 1;
+
+const int kMethodRk4 = 0;       // classic RK4, fixed steps
+const int kMethodRk4Double = 1; // step doubling with RK4, Richardson-extrapolated
+const int kMethodBs32 = 2;      // Bogacki–Shampine 3(2), FSAL
+const int kMethodDp45 = 3;      // Dormand–Prince 5(4), FSAL
+
+// Per-vertex flag bits (spec §4).
+const uint kFlagMinStepClamped = 1u; // a step at h_min was accepted over tolerance
+const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished with RK4
+const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
+const uint kFlagCulled = 8u;         // outside every tool's reach; not integrated
+
+// ε₁ = 1.1·ε for the bi-scale Kelvinlet (spec §3.2).
+const float kKelvinletSecondRadius = 1.1f;
+
+// Stands for an error estimate that is not finite: the controller then shrinks.
+const float kHugeError = 3.0e38f;
+
+// Culled vertices move less than tolerance × this (spec §4, item 5).
+const float kCullFraction = 0.1f;
+
+// One tool's move, in voxels and per unit of normalised time s. Built on the host
+// in double (src/kernel_tools.cpp) and rounded once to float.
+struct Tool {
+    vec3 origin;      float logScale;    // p_A; λ
+    vec3 translation; float innerRadius; // d; r_in (affine falloff), clamped to ≤ r_out
+    vec3 rotation;    float outerRadius; // r (axis·angle); r_out, which is ε for a Kelvinlet
+    vec3 grabLoad;    float scaleLoad;   // Kelvinlet f; Kelvinlet G/I (λ·calibration)
+    vec3 twistLoad;   int kind;          // Kelvinlet F as the vector of its skew matrix
+    float kelvinA;                       // a = 1/(4πμ)
+    float kelvinB;                       // b = a/(4(1−ν))
+    float kelvinScale;                   // 2b₀ − a
+    float reserved;
+};
+
+// Tunables of one dispatch (spec §4). The method and the attempt budget are not
+// here: they are fixed per pipeline (solverMethod, solverMaxIterations).
+struct SolverSettings {
+    float tolerance; // voxels over s ∈ [0, 1]: accept when err ≤ tolerance·h
+    float h0;        // first step
+    float hMin;      // smallest step; accepted whatever its error
+    float hMax;      // largest step
+    float safety;    // controller safety factor
+    float shrinkMin; // lower limit of h_new/h
+    float growMax;   // upper limit of h_new/h
+    int fixedSteps;  // kMethodRk4: steps per segment
+};
+
+// What one vertex's integration produced.
+struct VertexResult {
+    vec3 position;
+    uint flags;
+    uint acceptedSteps;
+    uint rejectedSteps;
+    uint evaluations; // right-hand-side evaluations
+};

@@ -1,0 +1,109 @@
+// One Runge–Kutta step of each method, with its error estimate (spec §4).
+//
+// Every stepper takes k1 = v(y, s) from the caller, so that a rejected attempt
+// and an FSAL method reuse it. Needs field.glsl.
+
+struct StepResult {
+    vec3 y;           // the advanced state: the higher-order solution (local extrapolation)
+    float error;      // |error estimate| in voxels
+    vec3 kEnd;        // v(y, s + h), when fsal is true
+    bool fsal;        // kEnd is valid and can be the next step's k1
+    uint evaluations; // evaluations made by this step (k1 not included)
+};
+
+// Classic RK4.
+StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
+    vec3 k2 = velocity(y + (0.5f * h) * k1, s + 0.5f * h, mask);
+    vec3 k3 = velocity(y + (0.5f * h) * k2, s + 0.5f * h, mask);
+    vec3 k4 = velocity(y + h * k3, s + h, mask);
+    StepResult r;
+    r.y = y + (h / 6.0f) * (k1 + 2.0f * (k2 + k3) + k4);
+    r.error = 0.0f;
+    r.kEnd = vec3(0.0f);
+    r.fsal = false;
+    r.evaluations = 3u;
+    return r;
+}
+
+// Step doubling: one RK4 step of h against two of h/2, which share k1. The two
+// half steps are 16× more accurate than the full one, so the half-step result's
+// error is |y_h/2 − y_h|/15, and y_h/2 + (y_h/2 − y_h)/15 is fifth order.
+StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
+    StepResult full = stepRk4(y, s, h, k1, mask);
+    StepResult half1 = stepRk4(y, s, 0.5f * h, k1, mask);
+    vec3 kMid = velocity(half1.y, s + 0.5f * h, mask);
+    StepResult half2 = stepRk4(half1.y, s + 0.5f * h, 0.5f * h, kMid, mask);
+    vec3 diff = (half2.y - full.y) / 15.0f;
+    StepResult r;
+    r.y = half2.y + diff;
+    r.error = length(diff);
+    r.kEnd = vec3(0.0f);
+    r.fsal = false;
+    r.evaluations = 10u;
+    return r;
+}
+
+// Bogacki–Shampine 3(2), first same as last: k4 is the next step's k1.
+StepResult stepBs32(vec3 y, float s, float h, vec3 k1, uint mask) {
+    vec3 k2 = velocity(y + (0.5f * h) * k1, s + 0.5f * h, mask);
+    vec3 k3 = velocity(y + (0.75f * h) * k2, s + 0.75f * h, mask);
+    vec3 y3 = y + h * ((2.0f / 9.0f) * k1 + (1.0f / 3.0f) * k2 + (4.0f / 9.0f) * k3);
+    vec3 k4 = velocity(y3, s + h, mask);
+    // y3 − y2 with y2 = y + h(7/24 k1 + 1/4 k2 + 1/3 k3 + 1/8 k4).
+    vec3 e = (-5.0f / 72.0f) * k1 + (1.0f / 12.0f) * k2 + (1.0f / 9.0f) * k3 - 0.125f * k4;
+    StepResult r;
+    r.y = y3;
+    r.error = h * length(e);
+    r.kEnd = k4;
+    r.fsal = true;
+    r.evaluations = 3u;
+    return r;
+}
+
+// Dormand–Prince 5(4) (Dormand & Prince 1980), first same as last: k7 is the next k1.
+StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
+    vec3 k2 = velocity(y + h * (0.2f * k1), s + 0.2f * h, mask);
+    vec3 k3 = velocity(y + h * ((3.0f / 40.0f) * k1 + (9.0f / 40.0f) * k2), s + 0.3f * h, mask);
+    vec3 k4 = velocity(y + h * ((44.0f / 45.0f) * k1 - (56.0f / 15.0f) * k2 + (32.0f / 9.0f) * k3),
+                       s + 0.8f * h, mask);
+    vec3 k5 = velocity(y + h * ((19372.0f / 6561.0f) * k1 - (25360.0f / 2187.0f) * k2
+                                + (64448.0f / 6561.0f) * k3 - (212.0f / 729.0f) * k4),
+                       s + (8.0f / 9.0f) * h, mask);
+    vec3 k6 = velocity(y + h * ((9017.0f / 3168.0f) * k1 - (355.0f / 33.0f) * k2
+                                + (46732.0f / 5247.0f) * k3 + (49.0f / 176.0f) * k4
+                                - (5103.0f / 18656.0f) * k5),
+                       s + h, mask);
+    vec3 y5 = y + h * ((35.0f / 384.0f) * k1 + (500.0f / 1113.0f) * k3 + (125.0f / 192.0f) * k4
+                       - (2187.0f / 6784.0f) * k5 + (11.0f / 84.0f) * k6);
+    vec3 k7 = velocity(y5, s + h, mask);
+    // y5 − y4: the fifth-order weights minus the embedded fourth-order ones.
+    vec3 e = (71.0f / 57600.0f) * k1 - (71.0f / 16695.0f) * k3 + (71.0f / 1920.0f) * k4
+           - (17253.0f / 339200.0f) * k5 + (22.0f / 525.0f) * k6 - (1.0f / 40.0f) * k7;
+    StepResult r;
+    r.y = y5;
+    r.error = h * length(e);
+    r.kEnd = k7;
+    r.fsal = true;
+    r.evaluations = 6u;
+    return r;
+}
+
+StepResult attemptStep(int method, vec3 y, float s, float h, vec3 k1, uint mask) {
+    if (method == kMethodRk4Double) return stepRk4Double(y, s, h, k1, mask);
+    if (method == kMethodDp45) return stepDp45(y, s, h, k1, mask);
+    if (method == kMethodBs32) return stepBs32(y, s, h, k1, mask);
+    return stepRk4(y, s, h, k1, mask);
+}
+
+// Order q of each method's error estimate per unit step: err/h ∝ h^q.
+float errorOrder(int method) {
+    if (method == kMethodBs32) return 2.0f;
+    return 4.0f;
+}
+
+// Evaluations one attempt costs, k1 not included.
+uint attemptEvaluations(int method) {
+    if (method == kMethodRk4Double) return 10u;
+    if (method == kMethodDp45) return 6u;
+    return 3u;
+}

@@ -1,0 +1,64 @@
+// The CPU reference: runs the shared kernel (src/kernel.hpp) on every vertex,
+// split into contiguous chunks over std::threads. Results do not depend on the
+// thread count: each vertex is integrated independently.
+#include "cpu_solver.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "kernel_tools.hpp"
+
+namespace sculptflow {
+
+SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices) {
+    SolveReport r;
+    r.vertices = statistics.size();
+    for (size_t i = 0; i < statistics.size(); ++i) {
+        const VertexStatistics& s = statistics[i];
+        if (s.flags & kernel::kFlagMinStepClamped) {
+            ++r.minStepClamped;
+            if (r.firstClamped.size() < maxClampedIndices) r.firstClamped.push_back(uint32_t(i));
+        }
+        if (s.flags & kernel::kFlagIterationCap) ++r.iterationCap;
+        if (s.flags & kernel::kFlagNonFinite) ++r.nonFinite;
+        if (s.flags & kernel::kFlagCulled) ++r.culled;
+        r.acceptedSteps += s.acceptedSteps;
+        r.rejectedSteps += s.rejectedSteps;
+        r.evaluations += s.evaluations;
+        r.maxEvaluations = std::max(r.maxEvaluations, s.evaluations);
+        r.maxSteps = std::max(r.maxSteps, s.acceptedSteps + s.rejectedSteps);
+    }
+    return r;
+}
+
+CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
+                       const SolverOptions& options, unsigned threads) {
+    const kernel::Kernel prototype = makeKernel(move, options);
+    CpuSolution out;
+    out.positions.resize(start.size());
+    out.statistics.resize(start.size());
+
+    auto solveRange = [&](size_t begin, size_t end) {
+        kernel::Kernel k = prototype; // the kernel's member functions are not const
+        for (size_t i = begin; i < end; ++i) {
+            kernel::VertexResult r = k.integrateVertex(start[i]);
+            out.positions[i] = r.position;
+            out.statistics[i] = {r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations};
+        }
+    };
+
+    if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+    threads = unsigned(std::min<size_t>(threads, std::max<size_t>(1, start.size() / 256)));
+    if (threads <= 1) {
+        solveRange(0, start.size());
+    } else {
+        std::vector<std::jthread> workers;
+        size_t chunk = (start.size() + threads - 1) / threads;
+        for (size_t begin = 0; begin < start.size(); begin += chunk)
+            workers.emplace_back(solveRange, begin, std::min(start.size(), begin + chunk));
+    }
+    out.report = summarize(out.statistics);
+    return out;
+}
+
+} // namespace sculptflow

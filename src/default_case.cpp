@@ -1,0 +1,91 @@
+// The built-in stroke and the icosphere mesh.
+#include "default_case.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numbers>
+#include <utility>
+
+namespace sculptflow {
+namespace {
+
+// Smooth start and stop, like a hand's pull: 0 → 1 with zero velocity at both ends.
+double ease(double u) { return u * u * (3.0 - 2.0 * u); }
+
+} // namespace
+
+Stroke defaultStroke() {
+    ToolStroke tool;
+    tool.kind = ToolKind::Kelvinlet;
+    tool.innerRadius = 0.0185;
+    tool.outerRadius = 0.1297;
+    tool.stiffness = 1.0;
+    tool.compressibility = 0.5;
+
+    const glm::dvec3 start(-0.31, 0.65, 1.36);
+    const glm::dvec3 pull(0.34, 0.16, 0.40);              // 0.55 m ≈ 425 voxels
+    const glm::dvec3 bulge(0.0, 0.06, -0.03);              // the hand's path bows a little
+    const glm::dvec3 twistAxis = glm::normalize(glm::dvec3(0.3, 0.8, -0.5));
+    const double twistAngle = 110.0 * std::numbers::pi / 180.0;
+    const glm::dquat startOrientation = glm::normalize(glm::dquat(0.28, 0.46, -0.47, 0.70));
+    const int poseCount = 48;
+    const double startTime = 212.5; // seconds into a session, as recorded times are
+    const double duration = 0.72;
+
+    for (int i = 0; i < poseCount; ++i) {
+        double u = double(i) / (poseCount - 1);
+        double e = ease(u);
+        Pose pose;
+        pose.position = start + e * pull + std::sin(std::numbers::pi * u) * bulge;
+        pose.orientation = glm::angleAxis(e * twistAngle, twistAxis) * startOrientation;
+        pose.time = startTime + u * duration;
+        tool.poses.push_back(pose);
+    }
+    Stroke stroke;
+    stroke.voxelSize = kRecordedVoxelSize;
+    stroke.tools.push_back(std::move(tool));
+    return stroke;
+}
+
+Mesh icosphere(int subdivisions, const glm::vec3& center, float radius) {
+    const float t = float((1.0 + std::sqrt(5.0)) / 2.0);
+    std::vector<glm::vec3> unit = {
+        {-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
+        {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
+    for (glm::vec3& p : unit) p = glm::normalize(p);
+    std::vector<uint32_t> tris = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11,
+                                  1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
+                                  3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9,
+                                  4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
+    for (int level = 0; level < subdivisions; ++level) {
+        std::map<std::pair<uint32_t, uint32_t>, uint32_t> midpoints;
+        auto midpoint = [&](uint32_t a, uint32_t b) {
+            auto key = std::minmax(a, b);
+            auto [it, inserted] = midpoints.try_emplace(key, uint32_t(unit.size()));
+            if (inserted) unit.push_back(glm::normalize(unit[a] + unit[b]));
+            return it->second;
+        };
+        std::vector<uint32_t> next;
+        next.reserve(tris.size() * 4);
+        for (size_t f = 0; f < tris.size(); f += 3) {
+            uint32_t a = tris[f], b = tris[f + 1], c = tris[f + 2];
+            uint32_t ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
+            next.insert(next.end(), {a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca});
+        }
+        tris = std::move(next);
+    }
+    Mesh mesh;
+    mesh.positions.reserve(unit.size());
+    for (const glm::vec3& p : unit) mesh.positions.push_back(center + radius * p);
+    mesh.faceIndices = std::move(tris);
+    mesh.faceSizes.assign(mesh.faceIndices.size() / 3, 3u);
+    return mesh;
+}
+
+Mesh defaultMesh(const Stroke& stroke) {
+    const ToolStroke& tool = stroke.tools.front();
+    return icosphere(5, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
+}
+
+} // namespace sculptflow

@@ -1,0 +1,21 @@
+// The built-in default case: a stroke the project writes itself and a sphere at the tool tip.
+#pragma once
+
+#include "mesh.hpp"
+#include "stroke.hpp"
+
+namespace sculptflow {
+
+// A scripted Kelvinlet move of the same character as the recordings: metres,
+// voxel size 0.0013, a pull of about 430 voxels while the tool twists by 110°.
+Stroke defaultStroke();
+
+// A geodesic sphere: an icosahedron subdivided `subdivisions` times
+// (10·4^n + 2 vertices), centred at `center` with the given radius.
+Mesh icosphere(int subdivisions, const glm::vec3& center, float radius);
+
+// The default mesh for a stroke: a 10,242-vertex icosphere around the first tool's
+// tip at pose A, of radius 0.3 × its outer radius (world units).
+Mesh defaultMesh(const Stroke& stroke);
+
+} // namespace sculptflow

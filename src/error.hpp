@@ -1,0 +1,16 @@
+// The one exception type sculptflow throws for bad input and failed setup.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace sculptflow {
+
+// Thrown for malformed files, invalid parameters and failed setup. The message
+// names the file or parameter and says what is wrong.
+class Error : public std::runtime_error {
+public:
+    explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
+} // namespace sculptflow

@@ -1,0 +1,48 @@
+// The shared solver, compiled as C++: the exact GLSL that the compute shader runs.
+//
+// The files under shaders/sculptflow/ are written in the common subset of GLSL
+// and C++ with GLM. Their globals (tools, settings, the pipeline's method and
+// attempt budget) become members of Kernel, and their functions its member
+// functions, so the CPU reference runs the same code as the GPU.
+#pragma once
+
+#include <cstddef>
+
+#include <glm/glm.hpp>
+
+namespace sculptflow::kernel {
+
+using namespace glm; // GLSL's built-in types and functions
+using uint = glm::uint;
+
+#define SF_OUT(T) T&
+#define SF_INOUT(T) T&
+#include "sculptflow/layout.glsl"
+
+// std140 / std430 and C++ must agree on every offset of the shared structs.
+static_assert(sizeof(Tool) == 96);
+static_assert(offsetof(Tool, logScale) == 12 && offsetof(Tool, translation) == 16);
+static_assert(offsetof(Tool, rotation) == 32 && offsetof(Tool, grabLoad) == 48);
+static_assert(offsetof(Tool, twistLoad) == 64 && offsetof(Tool, kind) == 76);
+static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, reserved) == 92);
+static_assert(sizeof(SolverSettings) == 32);
+
+// One dispatch's state: what a shader reads from its uniforms and specialization
+// constants. Copy it per thread; the member functions are the shared GLSL.
+struct Kernel {
+    Tool tools[SF_MAX_TOOLS]{};
+    int toolCount = 0;
+    SolverSettings settings{};
+    int solverMethod = kMethodBs32;
+    int solverMaxIterations = 64;
+
+#include "sculptflow/field.glsl"
+#include "sculptflow/steppers.glsl"
+#include "sculptflow/controller.glsl"
+#include "sculptflow/integrate.glsl"
+};
+
+#undef SF_OUT
+#undef SF_INOUT
+
+} // namespace sculptflow::kernel

@@ -1,0 +1,17 @@
+// Builds the shared kernel's float parameters from a move computed in double.
+#pragma once
+
+#include "kernel.hpp"
+#include "motion.hpp"
+#include "solver_options.hpp"
+
+namespace sculptflow {
+
+// One tool's float parameters, with the Kelvinlet loads calibrated (spec §3.2).
+kernel::Tool makeKernelTool(const ToolMotion& motion);
+
+// The kernel state for one dispatch: tools, settings, method and attempt budget.
+// Throws sculptflow::Error for invalid options or more than SF_MAX_TOOLS tools.
+kernel::Kernel makeKernel(const Move& move, const SolverOptions& options);
+
+} // namespace sculptflow

@@ -1,0 +1,29 @@
+// A polygon mesh and its OBJ / PLY input and output.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+namespace sculptflow {
+
+// Positions plus polygon faces, kept as read so that output has the same topology.
+struct Mesh {
+    std::vector<glm::vec3> positions;
+    std::vector<uint32_t> faceSizes;   // vertices per face (3 for a triangle)
+    std::vector<uint32_t> faceIndices; // concatenated, zero-based
+};
+
+enum class MeshFormat { Obj, PlyAscii, PlyBinary };
+
+// Reads .obj or .ply (ASCII, binary little- or big-endian), chosen by extension.
+// Throws sculptflow::Error naming the file and what is wrong; never returns a partial mesh.
+Mesh readMesh(const std::filesystem::path& path);
+
+// Writes by extension (.obj, or .ply as binary little-endian), or in the given format.
+void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
+void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format);
+
+} // namespace sculptflow

@@ -1,0 +1,67 @@
+// Pose pairs to tool motion, in double (spec §2).
+#include "motion.hpp"
+
+#include <cmath>
+
+#include "error.hpp"
+
+namespace sculptflow {
+
+glm::dvec3 rotationVector(const glm::dquat& qA, const glm::dquat& qB) {
+    glm::dquat delta = glm::normalize(qB) * glm::conjugate(glm::normalize(qA));
+    if (delta.w < 0.0) delta = -delta; // q and −q are the same rotation: take the short arc
+    glm::dvec3 axis(delta.x, delta.y, delta.z);
+    double sinHalf = glm::length(axis);
+    if (sinHalf == 0.0) return glm::dvec3(0.0);
+    // atan2 keeps full accuracy both for tiny angles and for angles near π.
+    double angle = 2.0 * std::atan2(sinHalf, delta.w);
+    return axis * (angle / sinHalf);
+}
+
+ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSize) {
+    if (a >= tool.poses.size() || b >= tool.poses.size())
+        throw Error("toolMotion: pose index out of range");
+    if (!(voxelSize > 0.0) || !std::isfinite(voxelSize))
+        throw Error("toolMotion: voxel size must be positive and finite");
+    const Pose& poseA = tool.poses[a];
+    const Pose& poseB = tool.poses[b];
+    ToolMotion m;
+    m.kind = tool.kind;
+    m.origin = poseA.position / voxelSize;
+    m.translation = (poseB.position - poseA.position) / voxelSize;
+    m.rotation = rotationVector(poseA.orientation, poseB.orientation);
+    m.logScale = std::log(poseB.scale / poseA.scale);
+    m.duration = poseB.time - poseA.time; // both in double: the time origin cancels exactly
+    m.outerRadius = tool.outerRadius / voxelSize;
+    m.innerRadius = std::min(tool.innerRadius / voxelSize, m.outerRadius);
+    m.stiffness = tool.stiffness;
+    m.compressibility = tool.compressibility;
+    return m;
+}
+
+Move moveToolMotion(const Stroke& stroke) {
+    Move move;
+    for (const ToolStroke& tool : stroke.tools) {
+        if (tool.poses.size() < 2) throw Error("moveToolMotion: a tool needs at least two poses");
+        move.tools.push_back(toolMotion(tool, 0, tool.poses.size() - 1, stroke.voxelSize));
+    }
+    return move;
+}
+
+std::vector<Move> continuousMotions(const Stroke& stroke) {
+    if (stroke.tools.empty()) return {};
+    size_t poseCount = stroke.tools.front().poses.size();
+    for (const ToolStroke& tool : stroke.tools)
+        if (tool.poses.size() != poseCount)
+            throw Error("continuousMotions: every tool needs the same number of poses");
+    std::vector<Move> moves;
+    for (size_t i = 0; i + 1 < poseCount; ++i) {
+        Move move;
+        for (const ToolStroke& tool : stroke.tools)
+            move.tools.push_back(toolMotion(tool, i, i + 1, stroke.voxelSize));
+        moves.push_back(std::move(move));
+    }
+    return moves;
+}
+
+} // namespace sculptflow

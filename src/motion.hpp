@@ -1,0 +1,48 @@
+// Pose pairs to tool motion in normalised time, in double (spec §1, §2).
+#pragma once
+
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "stroke.hpp"
+
+namespace sculptflow {
+
+// One tool's move from pose A to pose B. Voxel units, per unit of normalised time
+// s = (τ − τA)/(τB − τA) ∈ [0, 1].
+struct ToolMotion {
+    ToolKind kind = ToolKind::Kelvinlet;
+    glm::dvec3 origin{0.0};      // p_A
+    glm::dvec3 translation{0.0}; // d = p_B − p_A
+    glm::dvec3 rotation{0.0};    // r = axis·angle of q_B·q_A⁻¹, angle ∈ [0, π]
+    double logScale = 0.0;       // λ = ln(σ_B/σ_A)
+    double duration = 1.0;       // τB − τA in seconds, computed in double
+    double innerRadius = 0.0;    // voxels
+    double outerRadius = 0.0;    // voxels; ε for a Kelvinlet
+    double stiffness = 1.0;      // μ
+    double compressibility = 0.5;// ν
+
+    // Tool-tip path o(s) = p_A + s·d.
+    glm::dvec3 tipAt(double s) const { return origin + s * translation; }
+};
+
+// All tools of one move; s runs over [0, 1] for each of them.
+struct Move {
+    std::vector<ToolMotion> tools;
+};
+
+// Rotation vector of qB·qA⁻¹ on the short arc (the double cover is fixed by the
+// sign of dot(qA, qB)). Accurate for angles near 0 and near π.
+glm::dvec3 rotationVector(const glm::dquat& qA, const glm::dquat& qB);
+
+// The motion of `tool` from pose `a` to pose `b` (indices), scaled to voxels.
+ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSize);
+
+// Move-tool mode: each tool's first pose to its last.
+Move moveToolMotion(const Stroke& stroke);
+
+// Continuous mode: one move per consecutive pair of poses of a single-tool stroke.
+std::vector<Move> continuousMotions(const Stroke& stroke);
+
+} // namespace sculptflow

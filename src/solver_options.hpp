@@ -1,0 +1,35 @@
+// The solver's methods and tunables (spec §4), as the public API takes them.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace sculptflow {
+
+enum class Method { Rk4, Rk4Double, Bs32, Dp45 };
+
+// Defaults follow the spec: tolerance 0.1 voxel, h0 0.1, h_min 1e-3, h_max 1.
+struct SolverOptions {
+    Method method = Method::Bs32;
+    double tolerance = 0.1;   // voxels, over the whole move (s ∈ [0, 1])
+    double h0 = 0.1;          // first step, in normalised time
+    double hMin = 1e-3;       // a step this small is accepted whatever its error
+    double hMax = 1.0;
+    double safety = 0.9;
+    double shrinkMin = 0.2;   // h_new/h is kept within [shrinkMin, growMax]
+    double growMax = 5.0;
+    int maxIterations = 64;   // attempts per vertex; fixed per pipeline on the GPU
+    int fixedSteps = 1;       // Method::Rk4: steps per segment
+};
+
+// Throws sculptflow::Error naming the first invalid parameter.
+void validateSolverOptions(const SolverOptions& options);
+
+std::string_view methodName(Method method); // "rk4", "rk4dbl", "bs32", "dp45"
+std::optional<Method> parseMethod(std::string_view name);
+
+// Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
+// maxIterations × stages + 4 per segment, one segment per distinct tool end.
+long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
+
+} // namespace sculptflow

@@ -1,0 +1,60 @@
+// A recorded or scripted stroke: the poses of one or more tools (spec §2, §5).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
+
+namespace sculptflow {
+
+enum class ToolKind { Kelvinlet, Affine };
+
+// One tool pose, in world units. orientation is a unit quaternion (glm stores w, x, y, z).
+struct Pose {
+    glm::dvec3 position{0.0};
+    glm::dquat orientation{1.0, 0.0, 0.0, 0.0};
+    double scale = 1.0;
+    double time = 0.0; // seconds; strictly increasing along a stroke
+};
+
+// One tool (one hand) over a stroke. Radii in world units.
+struct ToolStroke {
+    ToolKind kind = ToolKind::Kelvinlet;
+    double innerRadius = 0.0;
+    double outerRadius = 0.0;
+    double stiffness = 1.0;       // μ
+    double compressibility = 0.5; // ν, Poisson ratio in [0, 0.5]
+    std::vector<Pose> poses;      // at least two
+};
+
+struct Stroke {
+    double voxelSize = 1.0; // world units per voxel
+    std::vector<ToolStroke> tools;
+};
+
+// The voxel size the recording app used for the .bin strokes (spec §5).
+inline constexpr double kRecordedVoxelSize = 0.0013;
+
+struct StrokeReadOptions {
+    double binVoxelSize = kRecordedVoxelSize;  // .bin files carry no voxel size
+    std::optional<ToolKind> kindOverride;      // replaces the recorded kind when set
+};
+
+// Reads a stroke as the spec's JSON (.json) or the recorded binary format (.bin),
+// chosen by extension. Throws sculptflow::Error naming the file and the problem;
+// a malformed file never yields a partial stroke.
+Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& options = {});
+Stroke readStrokeJson(const std::filesystem::path& path);
+Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options = {});
+
+// Writes the spec's JSON form (round-trips through readStrokeJson).
+void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path);
+
+// Checks the invariants every reader enforces; throws sculptflow::Error naming
+// `source` and the offending field.
+void validateStroke(const Stroke& stroke, const std::string& source);
+
+} // namespace sculptflow

@@ -1,0 +1,77 @@
+// Each method's error falls at its theoretical order as h shrinks, and each
+// error estimate at the order the step controller assumes (spec §4).
+#include <cmath>
+
+#include <gtest/gtest.h>
+
+#include "kernel_fixtures.hpp"
+#include "kernel_tools.hpp"
+
+namespace sculptflow {
+namespace {
+
+// A strongly rotating, scaling affine flow: smooth, with an exact solution.
+const ToolMotion kFlow = test::affineMotion({0.0, 0.0, 0.0}, {40.0, 10.0, 0.0}, {0.0, 0.5, 3.0},
+                                            0.6, 1e6, 2e6);
+const glm::vec3 kStart(50.0f, 20.0f, -10.0f);
+
+kernel::Kernel flowKernel() { return makeKernel(Move{{kFlow}}, SolverOptions{}); }
+
+// Global error at s = 1 after n fixed steps, in voxels.
+double globalError(int method, int n) {
+    kernel::Kernel k = flowKernel();
+    glm::vec3 x = kStart;
+    float h = 1.0f / float(n);
+    for (int i = 0; i < n; ++i) {
+        float s = float(i) * h;
+        x = k.attemptStep(method, x, s, h, k.velocity(x, s, 1u), 1u).y;
+    }
+    return glm::length(glm::dvec3(x) - test::affineClosedForm(kFlow, glm::dvec3(kStart), 1.0));
+}
+
+// Observed order from errors at n and 2n steps.
+double observedOrder(int method, int n) {
+    return std::log2(globalError(method, n) / globalError(method, 2 * n));
+}
+
+struct OrderCase {
+    int method;
+    const char* name;
+    double order;
+    int steps; // coarse enough that float rounding is far below the error
+};
+
+class Convergence : public testing::TestWithParam<OrderCase> {};
+
+TEST_P(Convergence, GlobalErrorFallsAtTheMethodsOrder) {
+    const OrderCase& c = GetParam();
+    for (int n : {c.steps, 2 * c.steps}) {
+        double e = globalError(c.method, 2 * n);
+        ASSERT_GT(e, 2e-3) << "too close to float rounding to measure an order";
+        EXPECT_NEAR(observedOrder(c.method, n), c.order, 0.35) << c.name << " n " << n;
+    }
+}
+
+TEST_P(Convergence, ErrorEstimateFallsAtTheControllersOrder) {
+    const OrderCase& c = GetParam();
+    if (c.method == kernel::kMethodRk4) GTEST_SKIP() << "rk4 has no error estimate";
+    kernel::Kernel k = flowKernel();
+    k.solverMethod = c.method;
+    glm::vec3 k1 = k.velocity(kStart, 0.0f, 1u);
+    // Local error ∝ h^(q+1), so the error per unit step ∝ h^q.
+    float h = 0.2f;
+    double big = k.attemptStep(c.method, kStart, 0.0f, h, k1, 1u).error;
+    double small = k.attemptStep(c.method, kStart, 0.0f, 0.5f * h, k1, 1u).error;
+    EXPECT_NEAR(std::log2(big / small), k.errorOrder(c.method) + 1.0, 0.35) << c.name;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Methods, Convergence,
+    testing::Values(OrderCase{kernel::kMethodRk4, "rk4", 4.0, 8},
+                    OrderCase{kernel::kMethodRk4Double, "rk4dbl", 5.0, 4},
+                    OrderCase{kernel::kMethodBs32, "bs32", 3.0, 16},
+                    OrderCase{kernel::kMethodDp45, "dp45", 5.0, 4}),
+    [](const testing::TestParamInfo<OrderCase>& info) { return std::string(info.param.name); });
+
+} // namespace
+} // namespace sculptflow

@@ -1,0 +1,61 @@
+// Helpers shared by the test files: recorded strokes and scratch directories.
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include <unistd.h>
+
+#include <gtest/gtest.h>
+
+namespace sculptflow::test {
+
+// The recordings live outside the repository (../shared/data/strokes); the
+// SCULPTFLOW_STROKES environment variable points elsewhere.
+inline std::filesystem::path strokesDir() {
+    if (const char* env = std::getenv("SCULPTFLOW_STROKES")) return env;
+    return SCULPTFLOW_DEFAULT_STROKES_DIR;
+}
+
+// Path of a recorded stroke, or nullopt when the recordings are not present.
+inline std::optional<std::filesystem::path> recordedStroke(const std::string& name) {
+    auto path = strokesDir() / name;
+    if (!std::filesystem::is_regular_file(path)) return std::nullopt;
+    return path;
+}
+
+// Skips the current test with a message when a recording is absent.
+#define SF_REQUIRE_RECORDING(var, name)                                                  \
+    auto var##Found = ::sculptflow::test::recordedStroke(name);                          \
+    if (!var##Found) GTEST_SKIP() << "recorded stroke " << name << " not found in "      \
+                                  << ::sculptflow::test::strokesDir()                    \
+                                  << " (set SCULPTFLOW_STROKES to its directory)";       \
+    const std::filesystem::path var = *var##Found
+
+// A fresh directory under the system temp dir, removed at scope exit.
+class ScratchDir {
+public:
+    ScratchDir() {
+        auto base = std::filesystem::temp_directory_path();
+        const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+        std::string name = "sculptflow-";
+        name += info ? std::string(info->test_suite_name()) + "-" + info->name() : "test";
+        path_ = base / (name + "-" + std::to_string(::getpid()));
+        std::filesystem::create_directories(path_);
+    }
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path_, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    const std::filesystem::path& path() const { return path_; }
+    std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
+
+private:
+    std::filesystem::path path_;
+};
+
+} // namespace sculptflow::test

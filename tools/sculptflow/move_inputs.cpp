@@ -1,0 +1,54 @@
+// Loading a command's mesh and stroke, or the built-in defaults.
+#include "move_inputs.hpp"
+
+#include "default_case.hpp"
+#include "error.hpp"
+
+namespace sculptflow::cli {
+
+void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
+    command.add_option("--mesh", args.meshPath, "Mesh to deform (.obj or .ply); default: built-in icosphere")
+        ->check(CLI::ExistingFile);
+    command.add_option("--stroke", args.strokePath, "Stroke (.json or .bin); default: built-in stroke")
+        ->check(CLI::ExistingFile);
+    command.add_option("--voxel-size", args.voxelSize,
+                       "World units per voxel (default: the stroke's; 0.0013 for .bin)")
+        ->check(CLI::PositiveNumber);
+    command.add_option("--kind", args.kind, "Deformer for a .bin stroke (default: as recorded)")
+        ->check(CLI::IsMember({"kelvinlet", "affine"}));
+}
+
+MoveInputs loadMoveInputs(const MoveInputArgs& args) {
+    MoveInputs in;
+    StrokeReadOptions readOptions;
+    if (args.voxelSize) readOptions.binVoxelSize = *args.voxelSize;
+    if (!args.kind.empty())
+        readOptions.kindOverride = args.kind == "affine" ? ToolKind::Affine : ToolKind::Kelvinlet;
+
+    if (args.strokePath.empty()) {
+        in.stroke = defaultStroke();
+        if (readOptions.kindOverride)
+            for (ToolStroke& tool : in.stroke.tools) tool.kind = *readOptions.kindOverride;
+        in.description = "built-in stroke";
+    } else {
+        in.stroke = readStroke(args.strokePath, readOptions);
+        in.description = "stroke " + args.strokePath;
+    }
+    if (args.voxelSize) in.stroke.voxelSize = *args.voxelSize;
+
+    if (args.meshPath.empty()) {
+        in.mesh = defaultMesh(in.stroke);
+        in.description += ", built-in icosphere";
+    } else {
+        in.mesh = readMesh(args.meshPath);
+        in.description += ", mesh " + args.meshPath;
+    }
+
+    in.move = moveToolMotion(in.stroke);
+    const double toVoxels = 1.0 / in.stroke.voxelSize;
+    in.voxels.reserve(in.mesh.positions.size());
+    for (const glm::vec3& p : in.mesh.positions) in.voxels.push_back(glm::vec3(glm::dvec3(p) * toVoxels));
+    return in;
+}
+
+} // namespace sculptflow::cli
