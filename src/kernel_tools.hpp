@@ -10,6 +10,13 @@ namespace sculptflow {
 // One tool's float parameters, with the Kelvinlet loads calibrated (spec §3.2).
 kernel::Tool makeKernelTool(const ToolMotion& motion);
 
+// The step limit that maxToolMotionPerStep sets for these tools (1 when none applies).
+double toolStepLimit(const Move& move, const SolverOptions& options);
+
+// The tolerance the kernel works to for a requested one: calibrated per method so
+// that the final error stays within the request (see kernel_tools.cpp).
+double internalTolerance(const SolverOptions& options);
+
 // The kernel state for one dispatch: tools, settings, method and attempt budget.
 // Throws sculptflow::Error for invalid options or more than SF_MAX_TOOLS tools.
 kernel::Kernel makeKernel(const Move& move, const SolverOptions& options);

@@ -25,6 +25,8 @@ void validateSolverOptions(const SolverOptions& o) {
     require(positiveFinite(o.safety) && o.safety <= 1.0, "safety", "must be in (0, 1]");
     require(positiveFinite(o.shrinkMin) && o.shrinkMin < 1.0, "shrinkMin", "must be in (0, 1)");
     require(std::isfinite(o.growMax) && o.growMax > 1.0, "growMax", "must be finite and > 1");
+    require(o.maxToolMotionPerStep > 0.0 && !std::isnan(o.maxToolMotionPerStep),
+            "maxToolMotionPerStep", "must be positive (infinity disables the limit)");
     require(o.maxIterations >= 1 && o.maxIterations <= 1 << 16, "maxIterations",
             "must be in [1, 65536]");
     require(o.fixedSteps >= 1 && o.fixedSteps <= 1 << 16, "fixedSteps", "must be in [1, 65536]");

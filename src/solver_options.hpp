@@ -18,6 +18,9 @@ struct SolverOptions {
     double safety = 0.9;
     double shrinkMin = 0.2;   // h_new/h is kept within [shrinkMin, growMax]
     double growMax = 5.0;
+    // Largest step, as the Kelvinlet tool's motion in one step: its travel in radii
+    // plus the radians it turns plus its log-scale change (see kernel_tools.cpp).
+    double maxToolMotionPerStep = 1.5;
     int maxIterations = 64;   // attempts per vertex; fixed per pipeline on the GPU
     int fixedSteps = 1;       // Method::Rk4: steps per segment
 };

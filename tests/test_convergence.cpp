@@ -47,7 +47,8 @@ TEST_P(Convergence, GlobalErrorFallsAtTheMethodsOrder) {
     const OrderCase& c = GetParam();
     for (int n : {c.steps, 2 * c.steps}) {
         double e = globalError(c.method, 2 * n);
-        ASSERT_GT(e, 2e-3) << "too close to float rounding to measure an order";
+        // Float rounding over this flow is about 2e-5 voxel.
+        ASSERT_GT(e, 5e-4) << "too close to float rounding to measure an order";
         EXPECT_NEAR(observedOrder(c.method, n), c.order, 0.35) << c.name << " n " << n;
     }
 }
@@ -67,10 +68,10 @@ TEST_P(Convergence, ErrorEstimateFallsAtTheControllersOrder) {
 
 INSTANTIATE_TEST_SUITE_P(
     Methods, Convergence,
-    testing::Values(OrderCase{kernel::kMethodRk4, "rk4", 4.0, 8},
-                    OrderCase{kernel::kMethodRk4Double, "rk4dbl", 5.0, 4},
-                    OrderCase{kernel::kMethodBs32, "bs32", 3.0, 16},
-                    OrderCase{kernel::kMethodDp45, "dp45", 5.0, 4}),
+    testing::Values(OrderCase{kernel::kMethodRk4, "rk4", 4.0, 4},
+                    OrderCase{kernel::kMethodRk4Double, "rk4dbl", 5.0, 2},
+                    OrderCase{kernel::kMethodBs32, "bs32", 3.0, 4},
+                    OrderCase{kernel::kMethodDp45, "dp45", 5.0, 2}),
     [](const testing::TestParamInfo<OrderCase>& info) { return std::string(info.param.name); });
 
 } // namespace

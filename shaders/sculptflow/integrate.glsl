@@ -65,6 +65,7 @@ VertexResult integrateVertex(vec3 x0) {
         if (!haveK1) {
             k1 = velocity(x, s, mask);
             result.evaluations += 1u;
+            haveK1 = true; // a rejected attempt retries from the same point
         }
         float remaining = segmentEnd - s;
         bool reachesEnd = stepReachesEnd(h, remaining);
