@@ -77,7 +77,9 @@ VertexResult integrateVertex(vec3 x0) {
         bool withinTolerance = stepWithinTolerance(error, hStep, settings.tolerance);
         bool atMinimum = hStep <= settings.hMin;
         if (withinTolerance || (atMinimum && finiteStep)) {
-            if (!withinTolerance) result.flags |= kFlagMinStepClamped;
+            // A sliver before a breakpoint is shorter than h_min by construction and its
+            // estimate is float rounding: only a step clamped at h_min is flagged.
+            if (!withinTolerance && hStep >= settings.hMin) result.flags |= kFlagMinStepClamped;
             result.acceptedSteps += 1u;
             x = step.y;
             s = reachesEnd ? segmentEnd : s + hStep;
