@@ -25,6 +25,8 @@ struct GroundTruth {
 // Final positions of the vertices `start` (voxels) after the move.
 // Affine-only phases use closed forms; phases with a Kelvinlet use fine-step RK4 in
 // double, halving the step until two successive results agree to options.tolerance.
+// Throws sculptflow::Error for an invalid tool (radius ≤ 0, μ ≤ 0, ν ∉ [0, 0.5],
+// a non-finite field).
 GroundTruth groundTruth(const Move& move, std::span<const glm::vec3> start,
                         const GroundTruthOptions& options = {});
 
