@@ -24,6 +24,24 @@ int kernelMethod(Method method) {
 
 glm::vec3 toFloat(const glm::dvec3& v) { return glm::vec3(v); }
 
+bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// The kernel survives bad parameters (NON_FINITE), but the host refuses them by name.
+void validateToolMotion(const ToolMotion& m, size_t index) {
+    auto require = [&](bool ok, const char* field, const char* what) {
+        if (!ok) throw Error("move: tools[" + std::to_string(index) + "]." + field + ": " + what);
+    };
+    require(finite(m.origin), "origin", "must be finite");
+    require(finite(m.translation), "translation", "must be finite");
+    require(finite(m.rotation), "rotation", "must be finite");
+    require(std::isfinite(m.logScale), "logScale", "must be finite");
+    require(std::isfinite(m.outerRadius) && m.outerRadius > 0.0, "outerRadius", "must be positive");
+    require(std::isfinite(m.innerRadius) && m.innerRadius >= 0.0, "innerRadius", "must be ≥ 0");
+    require(std::isfinite(m.stiffness) && m.stiffness > 0.0, "stiffness", "must be positive");
+    require(m.compressibility >= 0.0 && m.compressibility <= 0.5, "compressibility",
+            "must be in [0, 0.5]");
+}
+
 } // namespace
 
 kernel::Tool makeKernelTool(const ToolMotion& m) {
@@ -94,7 +112,10 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
         throw Error("move: " + std::to_string(move.tools.size()) + " tools, at most " +
                     std::to_string(SF_MAX_TOOLS) + " are supported");
     kernel::Kernel k;
-    for (size_t i = 0; i < move.tools.size(); ++i) k.tools[i] = makeKernelTool(move.tools[i]);
+    for (size_t i = 0; i < move.tools.size(); ++i) {
+        validateToolMotion(move.tools[i], i);
+        k.tools[i] = makeKernelTool(move.tools[i]);
+    }
     k.toolCount = int(move.tools.size());
     const double hMax = std::max(options.hMin, std::min(options.hMax, toolStepLimit(move, options)));
     k.settings.tolerance = float(internalTolerance(options));

@@ -181,6 +181,24 @@ TEST(Solver, CulledVerticesMoveLessThanATenthOfTheTolerance) {
     EXPECT_LT(culled, points.size());
 }
 
+TEST(Solver, InvalidToolsAreRefusedByName) {
+    std::vector<glm::vec3> points = {{0.0f, 0.0f, 0.0f}};
+    ToolMotion bad = kelvinletMotion(100.0, {300.0, 0.0, 0.0});
+    bad.rotation.y = std::nan("");
+    EXPECT_THROW(solveOnCpu(Move{{bad}}, points, SolverOptions{}), Error);
+    bad = kelvinletMotion(0.0, {300.0, 0.0, 0.0});
+    try {
+        solveOnCpu(Move{{bad}}, points, SolverOptions{});
+        ADD_FAILURE() << "zero radius accepted";
+    } catch (const Error& e) {
+        EXPECT_NE(std::string(e.what()).find("tools[0].outerRadius"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(solveOnCpu(Move{}, points, SolverOptions{}), Error);
+    EXPECT_THROW(solveOnCpu(Move{std::vector<ToolMotion>(5, kelvinletMotion(9.0, {}))}, points,
+                            SolverOptions{}),
+                 Error);
+}
+
 TEST(Solver, ResultsDoNotDependOnThreadCount) {
     Stroke stroke = defaultStroke();
     Mesh mesh = defaultMesh(stroke);
