@@ -1,6 +1,8 @@
 // `sculptflow deform`: runs one move over a mesh and writes the result and statistics.
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 
@@ -41,7 +43,17 @@ void writeJson(const nlohmann::json& json, const std::string& path) {
     if (!out) throw Error(path + ": could not write statistics");
 }
 
+// Refuses an output path before the work, not after it.
+void checkMeshOutputPath(const std::string& path) {
+    if (path.empty()) return;
+    std::string ext = std::filesystem::path(path).extension().string();
+    for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
+    if (ext != ".obj" && ext != ".ply")
+        throw Error(path + ": unknown mesh extension '" + ext + "' (expected .obj or .ply)");
+}
+
 void runDeform(const DeformArgs& args) {
+    checkMeshOutputPath(args.outPath);
     MoveInputs in = loadMoveInputs(args.inputs);
     SolverOptions options;
     options.method = *parseMethod(args.method);
