@@ -1,0 +1,439 @@
+// Stroke input and output: the spec's JSON form and the recorded .bin format (spec §5).
+#include "stroke.hpp"
+
+#include <algorithm>
+#include <array>
+#include <atomic>
+#include <bit>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "error.hpp"
+
+namespace sculptflow {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr size_t kMaxTools = 4;
+constexpr double kQuaternionNormTolerance = 1e-3;
+constexpr double kMaxCompressibility = 0.5;
+
+// Recorded .bin layout (spec §5): header, 9 f32 per pose, then the tool's 5 fields.
+constexpr uint64_t kBinHeaderBytes = 8;
+constexpr uint64_t kBinPoseBytes = 36;
+constexpr uint64_t kBinTrailerBytes = 20;
+constexpr uint32_t kBinVersion = 0;
+
+// ---------------------------------------------------------------------------
+// Shared helpers
+
+[[noreturn]] void fail(const std::string& source, const std::string& what) {
+    throw Error(source + ": " + what);
+}
+
+// Shortest text that reads back as the same double, so messages show real differences.
+std::string formatNumber(double value) {
+    std::array<char, 32> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
+    (void)ec; // 32 characters always suffice for a double
+    return std::string(buf.data(), end);
+}
+
+std::string lowerExtension(const std::filesystem::path& path) {
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return ext;
+}
+
+std::string readWholeFile(const std::filesystem::path& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) {
+        fail(path.string(), std::filesystem::exists(path, ec) ? "not a regular file" : "file not found");
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) fail(path.string(), "cannot open for reading");
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    if (in.bad()) fail(path.string(), "read error");
+    return std::move(buffer).str();
+}
+
+// Writes `bytes` to a temporary file next to `path` and renames it over `path`, so that a
+// failed write leaves any previous file untouched and never a partial one.
+void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes) {
+    static std::atomic<unsigned> counter{0};
+    auto tmp = path;
+    tmp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        if (!out) fail(path.string(), "cannot open temporary file " + tmp.string() + " for writing");
+        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        out.close();
+        if (!out) {
+            std::error_code ec;
+            std::filesystem::remove(tmp, ec);
+            fail(path.string(), "write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) {
+        std::error_code ignored;
+        std::filesystem::remove(tmp, ignored);
+        fail(path.string(), "cannot replace file: " + ec.message());
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Validation
+
+// How field paths are spelled: JSON strokes say "tools[0].poses[3].time"; a .bin file
+// holds one tool, so its messages say "poses[3].time" and name the voxel-size option.
+struct FieldNaming {
+    bool indexTools = true;
+    std::string voxelSize = "voxel_size";
+};
+
+bool allFinite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+bool allFinite(const glm::dquat& q) {
+    return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
+}
+
+void checkPose(const Pose& pose, const std::string& where, const std::string& source) {
+    if (!allFinite(pose.position)) fail(source, where + ".position: non-finite value");
+    if (!allFinite(pose.orientation)) fail(source, where + ".orientation: non-finite value");
+    const double norm = std::sqrt(glm::dot(pose.orientation, pose.orientation));
+    if (!(std::abs(norm - 1.0) <= kQuaternionNormTolerance)) {
+        fail(source, where + ".orientation: quaternion norm " + formatNumber(norm) + " is not within " +
+                         formatNumber(kQuaternionNormTolerance) + " of 1");
+    }
+    if (!std::isfinite(pose.scale) || pose.scale <= 0.0) {
+        fail(source, where + ".scale: must be finite and > 0, is " + formatNumber(pose.scale));
+    }
+    if (!std::isfinite(pose.time)) fail(source, where + ".time: non-finite value");
+}
+
+void checkTool(const ToolStroke& tool, const std::string& prefix, const std::string& source) {
+    const auto require = [&](bool ok, const char* field, const char* rule, double value) {
+        if (!ok) fail(source, prefix + field + ": must be " + rule + ", is " + formatNumber(value));
+    };
+    const double rIn = tool.innerRadius;
+    const double rOut = tool.outerRadius;
+    const double nu = tool.compressibility;
+    // inner_radius > outer_radius is allowed: the solver clamps r_in below r_out (spec §3.1).
+    require(std::isfinite(rIn) && rIn >= 0.0, "inner_radius", "finite and >= 0", rIn);
+    require(std::isfinite(rOut) && rOut > 0.0, "outer_radius", "finite and > 0", rOut);
+    require(std::isfinite(tool.stiffness) && tool.stiffness > 0.0, "stiffness", "finite and > 0",
+            tool.stiffness);
+    require(std::isfinite(nu) && nu >= 0.0 && nu <= kMaxCompressibility, "compressibility", "in [0, 0.5]",
+            nu);
+    if (tool.poses.size() < 2) {
+        fail(source, prefix + "poses: at least 2 poses needed, found " + std::to_string(tool.poses.size()));
+    }
+    for (size_t i = 0; i < tool.poses.size(); ++i) {
+        const std::string where = prefix + "poses[" + std::to_string(i) + "]";
+        checkPose(tool.poses[i], where, source);
+        if (i > 0 && !(tool.poses[i].time > tool.poses[i - 1].time)) {
+            fail(source, where + ".time: times must increase strictly (" + formatNumber(tool.poses[i].time) +
+                             " after " + formatNumber(tool.poses[i - 1].time) + ")");
+        }
+    }
+}
+
+void checkStroke(const Stroke& stroke, const std::string& source, const FieldNaming& naming) {
+    if (!std::isfinite(stroke.voxelSize) || stroke.voxelSize <= 0.0) {
+        fail(source, naming.voxelSize + ": must be finite and > 0, is " + formatNumber(stroke.voxelSize));
+    }
+    if (stroke.tools.empty()) fail(source, "tools: at least one tool needed");
+    if (stroke.tools.size() > kMaxTools) {
+        fail(source, "tools: at most " + std::to_string(kMaxTools) + " tools supported, found " +
+                         std::to_string(stroke.tools.size()));
+    }
+    for (size_t t = 0; t < stroke.tools.size(); ++t) {
+        const std::string prefix = naming.indexTools ? "tools[" + std::to_string(t) + "]." : "";
+        checkTool(stroke.tools[t], prefix, source);
+    }
+}
+
+// Readers normalise after validating (validateStroke only checks). Quaternions already
+// unit to within rounding are left as they are, so reading a written stroke gives back
+// exactly the same numbers.
+void normaliseOrientations(Stroke& stroke) {
+    constexpr double kUnitSlack = 8 * std::numeric_limits<double>::epsilon();
+    for (ToolStroke& tool : stroke.tools) {
+        for (Pose& pose : tool.poses) {
+            const double norm2 = glm::dot(pose.orientation, pose.orientation);
+            if (std::abs(norm2 - 1.0) > kUnitSlack) pose.orientation = pose.orientation / std::sqrt(norm2);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// JSON
+
+// Reads one JSON document with messages that name the file and a path into it.
+class JsonStrokeParser {
+public:
+    explicit JsonStrokeParser(std::string source) : source_(std::move(source)) {}
+
+    Stroke parse(const Json& root) const {
+        requireObject(root, "", {"voxel_size", "tools"});
+        Stroke stroke;
+        stroke.voxelSize = optionalNumber(root, "", "voxel_size", 1.0);
+        const Json& tools = requireKey(root, "", "tools");
+        if (!tools.is_array()) typeError("tools", "an array", tools);
+        for (size_t t = 0; t < tools.size(); ++t) {
+            stroke.tools.push_back(parseTool(tools[t], "tools[" + std::to_string(t) + "]"));
+        }
+        return stroke;
+    }
+
+private:
+    static std::string join(const std::string& where, std::string_view key) {
+        return where.empty() ? std::string(key) : where + "." + std::string(key);
+    }
+
+    [[noreturn]] void typeError(const std::string& where, const std::string& expected,
+                                const Json& found) const {
+        fail(source_, (where.empty() ? std::string("top level") : where) + ": expected " + expected +
+                          ", found " + found.type_name());
+    }
+
+    // Unknown keys are refused: a misspelled optional key would otherwise silently
+    // fall back to its default.
+    void requireObject(const Json& value, const std::string& where,
+                       std::initializer_list<std::string_view> allowed) const {
+        if (!value.is_object()) typeError(where, "an object", value);
+        for (const auto& item : value.items()) {
+            if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
+                fail(source_, join(where, item.key()) + ": unknown key");
+            }
+        }
+    }
+
+    const Json& requireKey(const Json& object, const std::string& where, std::string_view key) const {
+        const auto it = object.find(key);
+        if (it == object.end()) fail(source_, join(where, key) + ": missing required key");
+        return *it;
+    }
+
+    double number(const Json& value, const std::string& where) const {
+        if (!value.is_number()) typeError(where, "a number", value);
+        return value.get<double>();
+    }
+
+    double requiredNumber(const Json& object, const std::string& where, std::string_view key) const {
+        return number(requireKey(object, where, key), join(where, key));
+    }
+
+    double optionalNumber(const Json& object, const std::string& where, std::string_view key,
+                          double fallback) const {
+        const auto it = object.find(key);
+        return it == object.end() ? fallback : number(*it, join(where, key));
+    }
+
+    template <size_t N>
+    std::array<double, N> numbers(const Json& object, const std::string& where, std::string_view key) const {
+        const Json& value = requireKey(object, where, key);
+        const std::string field = join(where, key);
+        if (!value.is_array() || value.size() != N ||
+            !std::all_of(value.begin(), value.end(), [](const Json& v) { return v.is_number(); })) {
+            fail(source_, field + ": expected " + std::to_string(N) + " numbers");
+        }
+        std::array<double, N> result{};
+        for (size_t k = 0; k < N; ++k) result[k] = value[k].get<double>();
+        return result;
+    }
+
+    ToolKind kind(const Json& object, const std::string& where) const {
+        const Json& value = requireKey(object, where, "kind");
+        const std::string field = join(where, "kind");
+        if (!value.is_string()) typeError(field, "a string", value);
+        const auto& text = value.get_ref<const std::string&>();
+        if (text == "kelvinlet") return ToolKind::Kelvinlet;
+        if (text == "affine") return ToolKind::Affine;
+        fail(source_, field + ": unknown kind \"" + text + "\" (expected \"kelvinlet\" or \"affine\")");
+    }
+
+    ToolStroke parseTool(const Json& value, const std::string& where) const {
+        requireObject(value, where,
+                      {"kind", "inner_radius", "outer_radius", "stiffness", "compressibility", "poses"});
+        ToolStroke tool;
+        tool.kind = kind(value, where);
+        tool.innerRadius = requiredNumber(value, where, "inner_radius");
+        tool.outerRadius = requiredNumber(value, where, "outer_radius");
+        tool.stiffness = optionalNumber(value, where, "stiffness", 1.0);
+        tool.compressibility = optionalNumber(value, where, "compressibility", 0.5);
+        const Json& poses = requireKey(value, where, "poses");
+        const std::string posesWhere = join(where, "poses");
+        if (!poses.is_array()) typeError(posesWhere, "an array", poses);
+        for (size_t i = 0; i < poses.size(); ++i) {
+            tool.poses.push_back(parsePose(poses[i], posesWhere + "[" + std::to_string(i) + "]"));
+        }
+        return tool;
+    }
+
+    Pose parsePose(const Json& value, const std::string& where) const {
+        requireObject(value, where, {"position", "orientation", "scale", "time"});
+        Pose pose;
+        const auto p = numbers<3>(value, where, "position");
+        const auto q = numbers<4>(value, where, "orientation");
+        pose.position = glm::dvec3(p[0], p[1], p[2]);
+        pose.orientation = glm::dquat(q[0], q[1], q[2], q[3]); // glm takes w first
+        pose.scale = optionalNumber(value, where, "scale", 1.0);
+        pose.time = requiredNumber(value, where, "time");
+        return pose;
+    }
+
+    std::string source_;
+};
+
+std::string toJsonText(const Stroke& stroke) {
+    using Ordered = nlohmann::ordered_json;
+    Ordered tools = Ordered::array();
+    for (const ToolStroke& tool : stroke.tools) {
+        Ordered poses = Ordered::array();
+        for (const Pose& pose : tool.poses) {
+            const glm::dvec3& p = pose.position;
+            const glm::dquat& q = pose.orientation;
+            poses.push_back(Ordered{{"position", {p.x, p.y, p.z}},
+                                    {"orientation", {q.w, q.x, q.y, q.z}},
+                                    {"scale", pose.scale},
+                                    {"time", pose.time}});
+        }
+        tools.push_back(Ordered{{"kind", tool.kind == ToolKind::Kelvinlet ? "kelvinlet" : "affine"},
+                                {"inner_radius", tool.innerRadius},
+                                {"outer_radius", tool.outerRadius},
+                                {"stiffness", tool.stiffness},
+                                {"compressibility", tool.compressibility},
+                                {"poses", std::move(poses)}});
+    }
+    const Ordered root{{"voxel_size", stroke.voxelSize}, {"tools", std::move(tools)}};
+    // nlohmann writes doubles in the shortest form that reads back exactly.
+    return root.dump(2) + "\n";
+}
+
+// ---------------------------------------------------------------------------
+// Recorded .bin
+
+uint32_t loadU32(const std::string& bytes, uint64_t offset) {
+    uint32_t value = 0;
+    for (unsigned k = 0; k < 4; ++k) {
+        value |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[offset + k])) << (8 * k);
+    }
+    return value;
+}
+
+double loadF32(const std::string& bytes, uint64_t offset) {
+    return static_cast<double>(std::bit_cast<float>(loadU32(bytes, offset)));
+}
+
+} // namespace
+
+void validateStroke(const Stroke& stroke, const std::string& source) {
+    checkStroke(stroke, source, FieldNaming{});
+}
+
+Stroke readStrokeJson(const std::filesystem::path& path) {
+    const std::string source = path.string();
+    const std::string text = readWholeFile(path);
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const Json::exception& e) { // syntax errors, and numbers beyond double range
+        fail(source, std::string("invalid JSON: ") + e.what());
+    }
+    Stroke stroke = JsonStrokeParser(source).parse(root);
+    validateStroke(stroke, source);
+    normaliseOrientations(stroke);
+    return stroke;
+}
+
+Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options) {
+    const std::string source = path.string();
+    const std::string bytes = readWholeFile(path);
+    const uint64_t size = bytes.size();
+    if (size < kBinHeaderBytes) {
+        fail(source, "truncated: expected at least " + std::to_string(kBinHeaderBytes) +
+                         " header bytes, file has " + std::to_string(size));
+    }
+    const uint32_t version = loadU32(bytes, 0);
+    if (version != kBinVersion) {
+        fail(source, "unsupported version " + std::to_string(version) + " (expected " +
+                         std::to_string(kBinVersion) + ")");
+    }
+    const uint32_t poseCount = loadU32(bytes, 4);
+    // 64-bit arithmetic: no pose count can overflow this, and nothing is allocated before it.
+    const uint64_t expected = kBinHeaderBytes + kBinPoseBytes * poseCount + kBinTrailerBytes;
+    const std::string sizes = "expected " + std::to_string(expected) + " bytes for " +
+                              std::to_string(poseCount) + " poses, file has " + std::to_string(size);
+    if (size < expected) fail(source, "truncated: " + sizes);
+    if (size > expected) fail(source, std::to_string(size - expected) + " trailing bytes: " + sizes);
+
+    ToolStroke tool;
+    tool.poses.resize(poseCount);
+    for (uint64_t i = 0; i < poseCount; ++i) {
+        const uint64_t at = kBinHeaderBytes + kBinPoseBytes * i;
+        const auto f = [&](uint64_t field) { return loadF32(bytes, at + 4 * field); };
+        Pose& pose = tool.poses[i];
+        pose.position = glm::dvec3(f(0), f(1), f(2));
+        pose.orientation = glm::dquat(f(3), f(4), f(5), f(6)); // stored w, x, y, z
+        pose.scale = f(7);
+        pose.time = f(8);
+    }
+    const uint64_t trailer = expected - kBinTrailerBytes;
+    tool.innerRadius = loadF32(bytes, trailer);
+    tool.outerRadius = loadF32(bytes, trailer + 4);
+    const uint32_t elastic = loadU32(bytes, trailer + 8);
+    if (elastic > 1) {
+        fail(source, "elastic flag " + std::to_string(elastic) + " is neither 0 (affine) nor 1 (kelvinlet)");
+    }
+    tool.kind = elastic == 1 ? ToolKind::Kelvinlet : ToolKind::Affine;
+    tool.stiffness = loadF32(bytes, trailer + 12);
+    tool.compressibility = loadF32(bytes, trailer + 16);
+    if (options.kindOverride) tool.kind = *options.kindOverride;
+
+    Stroke stroke;
+    stroke.voxelSize = options.binVoxelSize;
+    stroke.tools.push_back(std::move(tool));
+    checkStroke(stroke, source, FieldNaming{false, "voxel_size (binVoxelSize option)"});
+    normaliseOrientations(stroke);
+    return stroke;
+}
+
+Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& options) {
+    const std::string ext = lowerExtension(path);
+    if (ext == ".bin") return readStrokeBin(path, options);
+    if (ext != ".json") {
+        fail(path.string(),
+             "unknown stroke extension '" + path.extension().string() + "' (expected .json or .bin)");
+    }
+    // JSON carries its own voxel size; the kind override applies to every tool.
+    Stroke stroke = readStrokeJson(path);
+    if (options.kindOverride) {
+        for (ToolStroke& tool : stroke.tools) tool.kind = *options.kindOverride;
+    }
+    return stroke;
+}
+
+void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path) {
+    // Never write a file that the reader would refuse.
+    validateStroke(stroke, path.string());
+    writeFileAtomically(path, toJsonText(stroke));
+}
+
+} // namespace sculptflow
