@@ -3,23 +3,17 @@
 
 #include <algorithm>
 #include <array>
-#include <atomic>
 #include <bit>
-#include <cctype>
 #include <charconv>
 #include <cmath>
-#include <fstream>
 #include <limits>
-#include <sstream>
 #include <string>
 #include <string_view>
-#include <system_error>
-
-#include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "error.hpp"
+#include "file_io.hpp"
 
 namespace sculptflow {
 namespace {
@@ -49,52 +43,6 @@ std::string formatNumber(double value) {
     auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
     (void)ec; // 32 characters always suffice for a double
     return std::string(buf.data(), end);
-}
-
-std::string lowerExtension(const std::filesystem::path& path) {
-    std::string ext = path.extension().string();
-    std::transform(ext.begin(), ext.end(), ext.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return ext;
-}
-
-std::string readWholeFile(const std::filesystem::path& path) {
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec)) {
-        fail(path.string(), std::filesystem::exists(path, ec) ? "not a regular file" : "file not found");
-    }
-    std::ifstream in(path, std::ios::binary);
-    if (!in) fail(path.string(), "cannot open for reading");
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    if (in.bad()) fail(path.string(), "read error");
-    return std::move(buffer).str();
-}
-
-// Writes `bytes` to a temporary file next to `path` and renames it over `path`, so that a
-// failed write leaves any previous file untouched and never a partial one.
-void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes) {
-    static std::atomic<unsigned> counter{0};
-    auto tmp = path;
-    tmp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        if (!out) fail(path.string(), "cannot open temporary file " + tmp.string() + " for writing");
-        out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        out.close();
-        if (!out) {
-            std::error_code ec;
-            std::filesystem::remove(tmp, ec);
-            fail(path.string(), "write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    std::filesystem::rename(tmp, path, ec);
-    if (ec) {
-        std::error_code ignored;
-        std::filesystem::remove(tmp, ignored);
-        fail(path.string(), "cannot replace file: " + ec.message());
-    }
 }
 
 // ---------------------------------------------------------------------------
@@ -350,7 +298,7 @@ void validateStroke(const Stroke& stroke, const std::string& source) {
 
 Stroke readStrokeJson(const std::filesystem::path& path) {
     const std::string source = path.string();
-    const std::string text = readWholeFile(path);
+    const std::string text = detail::readWholeFile(path);
     Json root;
     try {
         root = Json::parse(text);
@@ -365,7 +313,7 @@ Stroke readStrokeJson(const std::filesystem::path& path) {
 
 Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options) {
     const std::string source = path.string();
-    const std::string bytes = readWholeFile(path);
+    const std::string bytes = detail::readWholeFile(path);
     const uint64_t size = bytes.size();
     if (size < kBinHeaderBytes) {
         fail(source, "truncated: expected at least " + std::to_string(kBinHeaderBytes) +
@@ -416,7 +364,7 @@ Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions&
 }
 
 Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& options) {
-    const std::string ext = lowerExtension(path);
+    const std::string ext = detail::lowerExtension(path);
     if (ext == ".bin") return readStrokeBin(path, options);
     if (ext != ".json") {
         fail(path.string(),
@@ -433,7 +381,7 @@ Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& op
 void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path) {
     // Never write a file that the reader would refuse.
     validateStroke(stroke, path.string());
-    writeFileAtomically(path, toJsonText(stroke));
+    detail::writeFileAtomically(path, toJsonText(stroke));
 }
 
 } // namespace sculptflow

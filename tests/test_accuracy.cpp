@@ -116,8 +116,8 @@ TEST_P(RecordedStroke, KelvinletWithinToleranceOfGroundTruth) {
 INSTANTIATE_TEST_SUITE_P(Accuracy, RecordedStroke,
                          testing::Values("test0_righthandstroke.bin", "test1_lefthandstroke.bin",
                                          "test1_righthandstroke.bin"),
-                         [](const testing::TestParamInfo<const char*>& info) {
-                             std::string name = info.param;
+                         [](const testing::TestParamInfo<const char*>& param) {
+                             std::string name = param.param;
                              return name.substr(0, name.find('.'));
                          });
 

@@ -84,7 +84,9 @@ TEST(Field, SpeedBoundHoldsEverywhereBeyondItsRadius) {
         }
         EXPECT_LE(worst, bound) << "rho " << rho;
         // The bound is not vacuous: within a modest factor far from the tool.
-        if (rho >= 300.0f) EXPECT_LE(bound, 20.0f * worst) << "rho " << rho;
+        if (rho >= 300.0f) {
+            EXPECT_LE(bound, 20.0f * worst) << "rho " << rho;
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 // Helpers shared by the test files: recorded strokes and scratch directories.
 #pragma once
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -42,6 +43,8 @@ public:
         const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
         std::string name = "sculptflow-";
         name += info ? std::string(info->test_suite_name()) + "-" + info->name() : "test";
+        // Parameterized tests have '/' in their names: keep the name one path component.
+        std::replace(name.begin(), name.end(), '/', '_');
         path_ = base / (name + "-" + std::to_string(::getpid()));
         std::filesystem::create_directories(path_);
     }

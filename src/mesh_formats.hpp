@@ -1,0 +1,25 @@
+// The OBJ and PLY readers and writers behind readMesh / writeMesh.
+// Internal to the library (namespace sculptflow::detail): not public API; use mesh.hpp.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+
+#include "mesh.hpp"
+
+namespace sculptflow::detail {
+
+// Faces have at most this many vertices: tinyobjloader stores face sizes as unsigned
+// char (larger ones wrap silently), and our PLY output writes `list uchar uint`.
+// Readers and writers share the limit so that everything written can be read back.
+inline constexpr size_t kMaxFaceSize = 255;
+
+// Readers throw sculptflow::Error naming the file and what is wrong; never a partial mesh.
+Mesh readObj(const std::filesystem::path& path);
+Mesh readPly(const std::filesystem::path& path);
+
+// Writers expect a mesh that checkMeshForWriting (mesh_io.cpp) has accepted.
+void writeObj(const Mesh& mesh, const std::filesystem::path& path);
+void writePly(const Mesh& mesh, const std::filesystem::path& path, bool binary);
+
+} // namespace sculptflow::detail
