@@ -21,36 +21,9 @@ namespace {
 using test::ScratchDir;
 using Json = nlohmann::json;
 
-void writeFile(const std::filesystem::path& path, const std::string& bytes) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-    ASSERT_TRUE(out.good()) << "cannot write " << path;
-}
-
-std::string readFile(const std::filesystem::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// Passes when fn throws sculptflow::Error whose message contains every part.
-template <class Fn>
-::testing::AssertionResult failsWith(Fn&& fn, const std::vector<std::string_view>& parts) {
-    try {
-        fn();
-    } catch (const Error& e) {
-        const std::string message = e.what();
-        for (std::string_view part : parts) {
-            if (message.find(part) == std::string::npos) {
-                return ::testing::AssertionFailure()
-                       << "message \"" << message << "\" lacks \"" << part << "\"";
-            }
-        }
-        return ::testing::AssertionSuccess() << message;
-    } catch (const std::exception& e) {
-        return ::testing::AssertionFailure() << "threw a non-sculptflow exception: " << e.what();
-    }
-    return ::testing::AssertionFailure() << "no exception thrown";
-}
+using test::failsWith;
+using test::readFile;
+using test::writeFile;
 
 double quaternionNorm(const glm::dquat& q) { return std::sqrt(glm::dot(q, q)); }
 

@@ -1,15 +1,21 @@
-// Helpers shared by the test files: recorded strokes and scratch directories.
+// Helpers shared by the test files: recorded strokes, files and scratch directories.
 #pragma once
 
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <unistd.h>
 
 #include <gtest/gtest.h>
+
+#include "error.hpp"
 
 namespace sculptflow::test {
 
@@ -34,6 +40,39 @@ inline std::optional<std::filesystem::path> recordedStroke(const std::string& na
                                   << ::sculptflow::test::strokesDir()                    \
                                   << " (set SCULPTFLOW_STROKES to its directory)";       \
     const std::filesystem::path var = *var##Found
+
+// Writes bytes to a file, failing the test if that is impossible.
+inline void writeFile(const std::filesystem::path& path, const std::string& bytes) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    ASSERT_TRUE(out.good()) << "cannot write " << path;
+}
+
+// The whole file as bytes (empty if it cannot be read).
+inline std::string readFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// Passes when fn throws sculptflow::Error whose message contains every part.
+template <class Fn>
+inline ::testing::AssertionResult failsWith(Fn&& fn, const std::vector<std::string_view>& parts) {
+    try {
+        fn();
+    } catch (const Error& e) {
+        const std::string message = e.what();
+        for (std::string_view part : parts) {
+            if (message.find(part) == std::string::npos) {
+                return ::testing::AssertionFailure()
+                       << "message \"" << message << "\" lacks \"" << part << "\"";
+            }
+        }
+        return ::testing::AssertionSuccess() << message;
+    } catch (const std::exception& e) {
+        return ::testing::AssertionFailure() << "threw a non-sculptflow exception: " << e.what();
+    }
+    return ::testing::AssertionFailure() << "no exception thrown";
+}
 
 // A fresh directory under the system temp dir, removed at scope exit.
 class ScratchDir {
