@@ -57,8 +57,8 @@ VertexResult integrateVertex(vec3 x0) {
     vec3 x = x0;
     vec3 k1 = vec3(0.0f);
     bool haveK1 = false;
-    bool fixedSteps = solverMethod == kMethodRk4;
-    float h = fixedSteps ? segmentEnd / float(max(settings.fixedSteps, 1))
+    bool fixedStepMethod = solverMethod == kMethodRk4;
+    float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
                          : clamp(settings.h0, settings.hMin, settings.hMax);
 
     for (int attempt = 0; attempt < solverMaxIterations && running; ++attempt) {
@@ -88,7 +88,7 @@ VertexResult integrateVertex(vec3 x0) {
             if (reachesEnd) {
                 running = nextSegment(s, ends, segmentEnd, mask);
                 haveK1 = false; // the field changes at a breakpoint
-                if (fixedSteps) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
+                if (fixedStepMethod) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
             }
         } else if (atMinimum) {
             result.flags |= kFlagNonFinite; // not finite even at the smallest step
@@ -96,7 +96,7 @@ VertexResult integrateVertex(vec3 x0) {
         } else {
             result.rejectedSteps += 1u;
         }
-        if (!fixedSteps) h = nextStepSize(hStep, error, withinTolerance);
+        if (!fixedStepMethod) h = nextStepSize(hStep, error, withinTolerance);
     }
 
     // Budget spent: one classic RK4 step over each remaining segment.

@@ -48,7 +48,7 @@ struct Tool {
     float kelvinA;                       // a = 1/(4πμ)
     float kelvinB;                       // b = a/(4(1−ν))
     float kelvinScale;                   // 2b₀ − a
-    float reserved;
+    float reserved;                      // pads to 96 bytes: std140 arrays step by 16
 };
 
 // Tunables of one dispatch (spec §4). The method and the attempt budget are not

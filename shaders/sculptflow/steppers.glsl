@@ -100,10 +100,3 @@ float errorOrder(int method) {
     if (method == kMethodBs32) return 2.0f;
     return 4.0f;
 }
-
-// Evaluations one attempt costs, k1 not included.
-uint attemptEvaluations(int method) {
-    if (method == kMethodRk4Double) return 10u;
-    if (method == kMethodDp45) return 6u;
-    return 3u;
-}
