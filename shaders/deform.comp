@@ -5,7 +5,7 @@
 
 layout(local_size_x = 64) in;
 
-// Fixed at pipeline creation: the loop bound and the method (spec §4).
+// Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4).
 layout(constant_id = 0) const int solverMethod = 2;
 layout(constant_id = 1) const int solverMaxIterations = 64;
 layout(constant_id = 2) const bool writeStatistics = false;
@@ -17,15 +17,14 @@ layout(std140, set = 0, binding = 0) uniform ToolBlock {
     int toolCount;
 };
 
-// Tightly packed xyz triples: no vec3 padding in either buffer.
 layout(std430, set = 0, binding = 1) readonly buffer InputPositions { float inputPositions[]; };
 layout(std430, set = 0, binding = 2) writeonly buffer OutputPositions { float outputPositions[]; };
-// flags, accepted steps, rejected steps, evaluations per vertex.
+// flags, accepted steps, rejected steps, evaluations per vertex; bound only with writeStatistics.
 layout(std430, set = 0, binding = 3) writeonly buffer Statistics { uvec4 statistics[]; };
 
 layout(push_constant) uniform Push {
     SolverSettings settings;
-    uint vertexCount;
+    VertexLayout vertexLayout;
 };
 
 #include "sculptflow/field.glsl"
@@ -34,13 +33,16 @@ layout(push_constant) uniform Push {
 #include "sculptflow/integrate.glsl"
 
 void main() {
-    uint v = gl_GlobalInvocationID.x;
-    if (v >= vertexCount) return;
-    vec3 x0 = vec3(inputPositions[3 * v], inputPositions[3 * v + 1], inputPositions[3 * v + 2]);
+    uint local = gl_GlobalInvocationID.x;
+    if (local >= vertexLayout.vertexCount) return;
+    uint v = vertexLayout.firstVertex + local;
+    uint in0 = vertexLayout.inputOffset + v * vertexLayout.inputStride;
+    vec3 x0 = vec3(inputPositions[in0], inputPositions[in0 + 1], inputPositions[in0 + 2]);
     VertexResult r = integrateVertex(x0);
-    outputPositions[3 * v] = r.position.x;
-    outputPositions[3 * v + 1] = r.position.y;
-    outputPositions[3 * v + 2] = r.position.z;
+    uint out0 = vertexLayout.outputOffset + v * vertexLayout.outputStride;
+    outputPositions[out0] = r.position.x;
+    outputPositions[out0 + 1] = r.position.y;
+    outputPositions[out0 + 2] = r.position.z;
     if (writeStatistics) {
         statistics[v] = uvec4(r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations);
     }

@@ -10,27 +10,6 @@
 
 namespace sculptflow {
 
-SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices) {
-    SolveReport r;
-    r.vertices = statistics.size();
-    for (size_t i = 0; i < statistics.size(); ++i) {
-        const VertexStatistics& s = statistics[i];
-        if (s.flags & kernel::kFlagMinStepClamped) {
-            ++r.minStepClamped;
-            if (r.firstClamped.size() < maxClampedIndices) r.firstClamped.push_back(uint32_t(i));
-        }
-        if (s.flags & kernel::kFlagIterationCap) ++r.iterationCap;
-        if (s.flags & kernel::kFlagNonFinite) ++r.nonFinite;
-        if (s.flags & kernel::kFlagCulled) ++r.culled;
-        r.acceptedSteps += s.acceptedSteps;
-        r.rejectedSteps += s.rejectedSteps;
-        r.evaluations += s.evaluations;
-        r.maxEvaluations = std::max(r.maxEvaluations, s.evaluations);
-        r.maxSteps = std::max(r.maxSteps, s.acceptedSteps + s.rejectedSteps);
-    }
-    return r;
-}
-
 CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
                        const SolverOptions& options, unsigned threads) {
     const kernel::Kernel prototype = makeKernel(move, options);

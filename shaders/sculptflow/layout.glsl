@@ -64,6 +64,17 @@ struct SolverSettings {
     int fixedSteps;  // kMethodRk4: steps per segment
 };
 
+// Where one dispatch reads and writes positions: float offsets and strides, so
+// that xyz can sit inside an interleaved vertex (no vec3 std430 padding).
+struct VertexLayout {
+    uint firstVertex;  // dispatches of more than 65535 workgroups are split
+    uint vertexCount;  // vertices in this dispatch
+    uint inputOffset;  // floats before vertex 0's x in the input buffer
+    uint inputStride;  // floats from one vertex's x to the next
+    uint outputOffset;
+    uint outputStride;
+};
+
 // What one vertex's integration produced.
 struct VertexResult {
     vec3 position;

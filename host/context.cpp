@@ -1,0 +1,200 @@
+// Headless Vulkan context creation through volk, device choice, validation messages.
+#include "context.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+#include "error.hpp"
+#include "vulkan_check.hpp"
+
+namespace sculptflow {
+namespace {
+
+std::atomic<int> gLateValidationMessages{0};
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+bool envFlag(const char* name) {
+    const char* value = std::getenv(name);
+    return value && std::strcmp(value, "0") != 0 && value[0] != '\0';
+}
+
+bool hasLayer(const char* name) {
+    uint32_t count = 0;
+    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
+    std::vector<VkLayerProperties> layers(count);
+    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
+    return std::any_of(layers.begin(), layers.end(),
+                       [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+}
+
+std::optional<uint32_t> computeQueueFamily(VkPhysicalDevice device) {
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
+    for (uint32_t i = 0; i < count; ++i)
+        if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
+    return std::nullopt;
+}
+
+// Lower is better: discrete GPUs first, CPU implementations such as lavapipe last.
+int typeRank(VkPhysicalDeviceType type) {
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+    }
+}
+
+VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, const std::string& selector) {
+    std::string available;
+    std::vector<VkPhysicalDevice> usable;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(devices[i], &p);
+        available += "\n  " + std::to_string(i) + ": " + p.deviceName;
+        bool matches = selector.empty() || selector == std::to_string(i) ||
+                       std::string(p.deviceName).find(selector) != std::string::npos;
+        if (matches && p.apiVersion >= VK_API_VERSION_1_2 && computeQueueFamily(devices[i]))
+            usable.push_back(devices[i]);
+    }
+    if (usable.empty()) {
+        throw Error(selector.empty()
+                        ? "no Vulkan 1.2 device with a compute queue; devices:" + available
+                        : "no Vulkan 1.2 compute device matches SCULPTFLOW_DEVICE='" + selector +
+                              "'; devices:" + available);
+    }
+    return *std::min_element(usable.begin(), usable.end(), [](VkPhysicalDevice a, VkPhysicalDevice b) {
+        VkPhysicalDeviceProperties pa, pb;
+        vkGetPhysicalDeviceProperties(a, &pa);
+        vkGetPhysicalDeviceProperties(b, &pb);
+        return typeRank(pa.deviceType) < typeRank(pb.deviceType);
+    });
+}
+
+} // namespace
+
+Context::Context(const ContextOptions& options) {
+    if (volkInitialize() != VK_SUCCESS)
+        throw Error("no Vulkan loader found (libvulkan.so.1); install a Vulkan driver");
+    const bool validation = options.validation || envFlag("SCULPTFLOW_VALIDATION");
+    if (validation && !hasLayer(kValidationLayer))
+        throw Error(std::string("validation requested but ") + kValidationLayer +
+                    " is not installed (Debian: vulkan-validationlayers)");
+
+    try {
+        VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+        app.pApplicationName = "sculptflow";
+        app.apiVersion = VK_API_VERSION_1_2;
+        VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+        messengerInfo.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
+                                        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+        messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+        messengerInfo.pfnUserCallback = &Context::onMessage;
+        messengerInfo.pUserData = this;
+        const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+        VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+        info.pApplicationInfo = &app;
+        if (validation) {
+            info.enabledLayerCount = 1;
+            info.ppEnabledLayerNames = &kValidationLayer;
+            info.enabledExtensionCount = 1;
+            info.ppEnabledExtensionNames = &extension;
+            info.pNext = &messengerInfo; // also covers instance creation and destruction
+        }
+        SF_VK_CHECK(vkCreateInstance(&info, nullptr, &instance_));
+        volkLoadInstanceOnly(instance_);
+        if (validation) SF_VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_));
+
+        uint32_t count = 0;
+        SF_VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, nullptr));
+        std::vector<VkPhysicalDevice> devices(count);
+        SF_VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, devices.data()));
+        const char* selector = std::getenv("SCULPTFLOW_DEVICE");
+        physicalDevice_ = chooseDevice(devices, selector && *selector ? selector : options.device);
+        vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);
+        vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &memory_);
+        queueFamily_ = *computeQueueFamily(physicalDevice_);
+
+        const float priority = 1.0f;
+        VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+        queueInfo.queueFamilyIndex = queueFamily_;
+        queueInfo.queueCount = 1;
+        queueInfo.pQueuePriorities = &priority;
+        VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+        deviceInfo.queueCreateInfoCount = 1;
+        deviceInfo.pQueueCreateInfos = &queueInfo;
+        SF_VK_CHECK(vkCreateDevice(physicalDevice_, &deviceInfo, nullptr, &device_));
+        volkLoadDevice(device_);
+        vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+    } catch (...) {
+        destroy();
+        throw;
+    }
+}
+
+Context::~Context() { destroy(); }
+
+int Context::lateValidationMessages() { return gLateValidationMessages.load(); }
+
+void Context::destroy() {
+    if (device_) vkDestroyDevice(device_, nullptr);
+    // Leaks are reported while the device is destroyed: too late to throw.
+    std::lock_guard lock(messagesMutex_);
+    for (const std::string& m : messages_) {
+        std::fprintf(stderr, "sculptflow: Vulkan validation: %s\n", m.c_str());
+        ++gLateValidationMessages;
+    }
+    messages_.clear();
+    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (instance_) vkDestroyInstance(instance_, nullptr);
+    device_ = VK_NULL_HANDLE;
+    messenger_ = VK_NULL_HANDLE;
+    instance_ = VK_NULL_HANDLE;
+}
+
+uint32_t Context::memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
+                             VkMemoryPropertyFlags preferred) const {
+    std::optional<uint32_t> fallback;
+    for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
+        VkMemoryPropertyFlags flags = memory_.memoryTypes[i].propertyFlags;
+        if (!(typeBits & (1u << i)) || (flags & required) != required) continue;
+        if ((flags & preferred) == preferred) return i;
+        if (!fallback) fallback = i;
+    }
+    if (!fallback) throw Error("no Vulkan memory type with the required properties");
+    return *fallback;
+}
+
+void Context::throwOnValidationMessages() {
+    std::vector<std::string> messages;
+    {
+        std::lock_guard lock(messagesMutex_);
+        messages.swap(messages_);
+    }
+    if (messages.empty()) return;
+    std::string text = "Vulkan validation reported " + std::to_string(messages.size()) + " message(s):";
+    for (const std::string& m : messages) text += "\n  " + m;
+    throw Error(text);
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                 VkDebugUtilsMessageTypeFlagsEXT,
+                                                 const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                 void* self) {
+    auto* context = static_cast<Context*>(self);
+    std::lock_guard lock(context->messagesMutex_);
+    context->messages_.emplace_back(data && data->pMessage ? data->pMessage : "(no message)");
+    return VK_FALSE;
+}
+
+} // namespace sculptflow

@@ -1,0 +1,86 @@
+// Builds deform.comp's pipelines from the SPIR-V embedded at build time.
+#include "deform_pipeline.hpp"
+
+#include <array>
+
+#include "context.hpp"
+#include "deform_spirv.h"
+#include "vulkan_check.hpp"
+
+namespace sculptflow {
+
+DeformPipelines::DeformPipelines(const Context& context) : device_(context.device()) {
+    try {
+        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        moduleInfo.codeSize = sizeof(k_deform_spirv);
+        moduleInfo.pCode = k_deform_spirv;
+        SF_VK_CHECK(vkCreateShaderModule(device_, &moduleInfo, nullptr, &module_));
+
+        std::array<VkDescriptorSetLayoutBinding, 4> bindings{};
+        for (uint32_t i = 0; i < bindings.size(); ++i) {
+            bindings[i].binding = i;
+            bindings[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
+                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            bindings[i].descriptorCount = 1;
+            bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
+        }
+        VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        setInfo.bindingCount = uint32_t(bindings.size());
+        setInfo.pBindings = bindings.data();
+        SF_VK_CHECK(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
+
+        VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(DeformPushConstants)};
+        VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        layoutInfo.setLayoutCount = 1;
+        layoutInfo.pSetLayouts = &setLayout_;
+        layoutInfo.pushConstantRangeCount = 1;
+        layoutInfo.pPushConstantRanges = &push;
+        SF_VK_CHECK(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout_));
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+DeformPipelines::~DeformPipelines() { release(); }
+
+void DeformPipelines::release() {
+    for (auto& [variant, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+    pipelines_.clear();
+    if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
+    if (setLayout_) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
+    if (module_) vkDestroyShaderModule(device_, module_, nullptr);
+    layout_ = VK_NULL_HANDLE;
+    setLayout_ = VK_NULL_HANDLE;
+    module_ = VK_NULL_HANDLE;
+}
+
+VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
+    if (auto found = pipelines_.find(variant); found != pipelines_.end()) return found->second;
+
+    struct {
+        int32_t method;
+        int32_t maxIterations;
+        VkBool32 statistics;
+    } constants{variant.method, variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE};
+    const std::array<VkSpecializationMapEntry, 3> entries{{
+        {0, offsetof(decltype(constants), method), sizeof(int32_t)},
+        {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
+        {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
+    }};
+    VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
+                                        &constants};
+    VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
+    info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    info.stage.module = module_;
+    info.stage.pName = "main";
+    info.stage.pSpecializationInfo = &specialization;
+    info.layout = layout_;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    SF_VK_CHECK(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    pipelines_.emplace(variant, pipeline);
+    return pipeline;
+}
+
+} // namespace sculptflow

@@ -1,0 +1,65 @@
+// The deform compute pipelines: one layout, one pipeline per (method, budget, statistics).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+
+#include <volk.h>
+
+#include "kernel.hpp"
+
+namespace sculptflow {
+
+class Context;
+
+// Binding 0 of deform.comp (std140): the tools of one move.
+struct ToolBlock {
+    kernel::Tool tools[SF_MAX_TOOLS];
+    int32_t toolCount;
+    int32_t padding[3];
+};
+static_assert(sizeof(ToolBlock) == 400 && offsetof(ToolBlock, toolCount) == 384);
+
+// deform.comp's push constants.
+struct DeformPushConstants {
+    kernel::SolverSettings settings;
+    kernel::VertexLayout vertexLayout;
+};
+static_assert(sizeof(DeformPushConstants) == 56 && offsetof(DeformPushConstants, vertexLayout) == 32);
+
+// Specialization constants fix these when a pipeline is built (spec §4: the
+// attempt budget is known before any dispatch).
+struct DeformVariant {
+    int method = kernel::kMethodBs32;
+    int maxIterations = 64;
+    bool statistics = false;
+    auto operator<=>(const DeformVariant&) const = default;
+};
+
+constexpr uint32_t kDeformWorkgroupSize = 64; // local_size_x in deform.comp
+
+// Owns the shader module, layouts and every pipeline built so far.
+class DeformPipelines {
+public:
+    explicit DeformPipelines(const Context& context);
+    ~DeformPipelines();
+    DeformPipelines(const DeformPipelines&) = delete;
+    DeformPipelines& operator=(const DeformPipelines&) = delete;
+
+    VkDescriptorSetLayout setLayout() const { return setLayout_; }
+    VkPipelineLayout layout() const { return layout_; }
+    // Builds the variant on first use.
+    VkPipeline pipeline(const DeformVariant& variant);
+
+private:
+    void release();
+
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkShaderModule module_ = VK_NULL_HANDLE;
+    VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    std::map<DeformVariant, VkPipeline> pipelines_;
+};
+
+} // namespace sculptflow

@@ -1,0 +1,37 @@
+// Per-vertex debug statistics and their per-dispatch summary (spec §4, debug readback).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace sculptflow {
+
+// Per-vertex debug statistics (spec §4, "Debug readback").
+struct VertexStatistics {
+    uint32_t flags = 0; // kernel::kFlag* bits
+    uint32_t acceptedSteps = 0;
+    uint32_t rejectedSteps = 0;
+    uint32_t evaluations = 0;
+};
+
+// Per-dispatch summary of the statistics.
+struct SolveReport {
+    size_t vertices = 0;
+    size_t minStepClamped = 0;
+    size_t iterationCap = 0;
+    size_t nonFinite = 0;
+    size_t culled = 0;
+    uint64_t acceptedSteps = 0;
+    uint64_t rejectedSteps = 0;
+    uint64_t evaluations = 0;
+    uint32_t maxEvaluations = 0;
+    uint32_t maxSteps = 0;                 // accepted + rejected, worst vertex
+    std::vector<uint32_t> firstClamped;    // indices of the first clamped vertices
+
+    double meanEvaluations() const { return vertices ? double(evaluations) / double(vertices) : 0.0; }
+};
+
+SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices = 16);
+
+} // namespace sculptflow
