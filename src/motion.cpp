@@ -2,6 +2,7 @@
 #include "motion.hpp"
 
 #include <cmath>
+#include <string>
 
 #include "error.hpp"
 
@@ -25,6 +26,15 @@ ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSi
         throw Error("toolMotion: voxel size must be positive and finite");
     const Pose& poseA = tool.poses[a];
     const Pose& poseB = tool.poses[b];
+    auto require = [&](bool ok, const std::string& what) {
+        if (!ok) throw Error("toolMotion: poses " + std::to_string(a) + " → " + std::to_string(b) + ": " + what);
+    };
+    require(poseB.time > poseA.time, "time must increase (τB ≤ τA)");
+    for (const Pose* pose : {&poseA, &poseB}) {
+        double norm = glm::length(pose->orientation);
+        require(std::isfinite(norm) && norm > 1e-6, "orientation is not a rotation (zero quaternion)");
+        require(std::isfinite(pose->scale) && pose->scale > 0.0, "scale must be positive");
+    }
     ToolMotion m;
     m.kind = tool.kind;
     m.origin = poseA.position / voxelSize;

@@ -1,0 +1,35 @@
+// One validated Vulkan context and GPU solver per test process.
+#pragma once
+
+#include <memory>
+
+#include <gtest/gtest.h>
+
+#include "gpu_solver.hpp"
+
+namespace sculptflow::test {
+
+// Validation layers are always on in tests; run() throws on any message they
+// report, and TearDown fails a test after which a destroyed object leaked.
+class GpuTest : public testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        context_ = std::make_unique<Context>(ContextOptions{.validation = true});
+        solver_ = std::make_unique<GpuSolver>(*context_);
+    }
+    static void TearDownTestSuite() {
+        solver_.reset();
+        context_.reset();
+        EXPECT_EQ(Context::lateValidationMessages(), 0);
+    }
+    void TearDown() override { EXPECT_NO_THROW(context_->throwOnValidationMessages()); }
+
+    static Context& context() { return *context_; }
+    static GpuSolver& solver() { return *solver_; }
+
+private:
+    static inline std::unique_ptr<Context> context_;
+    static inline std::unique_ptr<GpuSolver> solver_;
+};
+
+} // namespace sculptflow::test

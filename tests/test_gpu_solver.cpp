@@ -1,0 +1,255 @@
+// The GPU solver on lavapipe (or any Vulkan device) against the CPU reference,
+// the ground truth, hostile fields and bad input; validation layers on throughout.
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "cpu_solver.hpp"
+#include "default_case.hpp"
+#include "error.hpp"
+#include "gpu_fixture.hpp"
+#include "ground_truth.hpp"
+#include "kernel.hpp"
+#include "kernel_fixtures.hpp"
+#include "test_support.hpp"
+
+namespace sculptflow {
+namespace {
+
+class GpuSolverTest : public test::GpuTest {};
+
+const Method kAllMethods[] = {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
+
+SolverOptions optionsFor(Method method) {
+    SolverOptions options;
+    options.method = method;
+    return options;
+}
+
+// Random points in a ball around the tool tip, out to twice the tool's radius.
+std::vector<glm::vec3> randomBall(const ToolMotion& tool, size_t count, unsigned seed) {
+    std::mt19937 rng(seed);
+    std::normal_distribution<float> gauss;
+    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
+    std::vector<glm::vec3> points(count);
+    for (glm::vec3& p : points) {
+        glm::vec3 dir = glm::normalize(glm::vec3(gauss(rng), gauss(rng), gauss(rng)) + 1e-6f);
+        p = glm::vec3(tool.origin) + dir * (2.0f * float(tool.outerRadius) * std::cbrt(unit(rng)));
+    }
+    return points;
+}
+
+std::vector<glm::vec3> spheresAroundTip(const ToolMotion& tool) {
+    std::vector<glm::vec3> points;
+    for (float f : {0.1f, 0.3f, 0.6f, 1.0f, 1.5f}) {
+        Mesh sphere = icosphere(3, glm::vec3(tool.origin), f * float(tool.outerRadius));
+        points.insert(points.end(), sphere.positions.begin(), sphere.positions.end());
+    }
+    return points;
+}
+
+Stroke withKind(Stroke stroke, ToolKind kind) {
+    for (ToolStroke& tool : stroke.tools) tool.kind = kind;
+    return stroke;
+}
+
+// GPU and CPU run the same source, but their compilers round differently (FMA
+// contraction, inversesqrt), so a near-threshold accept/reject can go the other
+// way and the paths part by up to the tolerance. Flags must agree exactly.
+void expectAgreesWithCpu(GpuSolver& solver, const std::string& name, const Move& move,
+                         const std::vector<glm::vec3>& start, Method method) {
+    const SolverOptions options = optionsFor(method);
+    GpuSolution gpu = solveOnGpu(solver, move, start, options);
+    CpuSolution cpu = solveOnCpu(move, start, options);
+    size_t compared = 0, within = 0, flagMismatches = 0;
+    double maxDiff = 0.0;
+    for (size_t i = 0; i < start.size(); ++i) {
+        if (gpu.statistics[i].flags != cpu.statistics[i].flags) ++flagMismatches;
+        if ((gpu.statistics[i].flags | cpu.statistics[i].flags) & ~kernel::kFlagCulled) continue;
+        double diff = glm::length(glm::dvec3(gpu.positions[i]) - glm::dvec3(cpu.positions[i]));
+        maxDiff = std::max(maxDiff, diff);
+        within += diff <= 0.01;
+        ++compared;
+    }
+    double rate = compared ? double(within) / double(compared) : 1.0;
+    std::printf("  %-34s %-7s %7zu vertices: %.4f%% within 0.01 voxel, max %.4f, flag mismatches %zu, "
+                "evaluations %.1f (gpu) %.1f (cpu)\n",
+                name.c_str(), std::string(methodName(method)).c_str(), start.size(), 100.0 * rate, maxDiff,
+                flagMismatches, gpu.report.meanEvaluations(), cpu.report.meanEvaluations());
+    EXPECT_GE(rate, 0.999) << name << " " << methodName(method);
+    EXPECT_LE(maxDiff, 0.1) << name << " " << methodName(method);
+    EXPECT_EQ(flagMismatches, 0u) << name << " " << methodName(method);
+}
+
+class GpuRecordedStroke : public test::GpuTest, public testing::WithParamInterface<const char*> {};
+
+TEST_P(GpuRecordedStroke, MatchesCpuReferenceForEveryMethod) {
+    SF_REQUIRE_RECORDING(path, GetParam());
+    for (ToolKind kind : {ToolKind::Kelvinlet, ToolKind::Affine}) {
+        Move move = moveToolMotion(withKind(readStroke(path), kind));
+        std::vector<glm::vec3> start = spheresAroundTip(move.tools[0]);
+        std::string name = std::string(GetParam()) + (kind == ToolKind::Affine ? " affine" : " kelvinlet");
+        for (Method method : kAllMethods) expectAgreesWithCpu(solver(), name, move, start, method);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Recordings, GpuRecordedStroke,
+                         testing::Values("test0_righthandstroke.bin", "test1_lefthandstroke.bin",
+                                         "test1_righthandstroke.bin"),
+                         [](const testing::TestParamInfo<const char*>& param) {
+                             std::string name = param.param;
+                             return name.substr(0, name.find('.'));
+                         });
+
+TEST_F(GpuSolverTest, MatchesCpuReferenceOnRandomMeshesOfAnySize) {
+    Move move = moveToolMotion(defaultStroke());
+    // Counts around the workgroup size (64) and up to 300k vertices.
+    for (size_t count : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(4097)}) {
+        std::vector<glm::vec3> start = randomBall(move.tools[0], count, unsigned(count));
+        for (Method method : kAllMethods)
+            expectAgreesWithCpu(solver(), "random " + std::to_string(count), move, start, method);
+    }
+    std::vector<glm::vec3> large = randomBall(move.tools[0], 300000, 7);
+    expectAgreesWithCpu(solver(), "random 300000", move, large, Method::Bs32);
+}
+
+TEST_F(GpuSolverTest, WithinToleranceOfGroundTruth) {
+    auto recording = test::recordedStroke("test0_righthandstroke.bin");
+    Stroke stroke = recording ? readStroke(*recording) : defaultStroke();
+    for (ToolKind kind : {ToolKind::Kelvinlet, ToolKind::Affine}) {
+        Move move = moveToolMotion(withKind(stroke, kind));
+        std::vector<glm::vec3> start = spheresAroundTip(move.tools[0]);
+        GroundTruth truth = groundTruth(move, start);
+        for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+            GpuSolution gpu = solveOnGpu(solver(), move, start, optionsFor(method));
+            double maxError = 0.0;
+            for (size_t i = 0; i < start.size(); ++i) {
+                if (gpu.statistics[i].flags & ~kernel::kFlagCulled) continue;
+                maxError = std::max(maxError, glm::length(glm::dvec3(gpu.positions[i]) - truth.positions[i]));
+            }
+            std::printf("  %s %s %s: max error %.4f voxel, %zu flagged\n", recording ? "test0" : "built-in",
+                        kind == ToolKind::Affine ? "affine" : "kelvinlet", std::string(methodName(method)).c_str(),
+                        maxError, gpu.report.minStepClamped + gpu.report.iterationCap + gpu.report.nonFinite);
+            EXPECT_LE(maxError, 0.1) << methodName(method);
+        }
+    }
+}
+
+TEST_F(GpuSolverTest, HostileFieldFinishesWithinItsBound) {
+    Move hostile{{test::kelvinletMotion(0.05, {1e6, -3e5, 2e5}, {0.0, 3.1, 0.0}, 2.0)}};
+    Move ordinary = moveToolMotion(defaultStroke());
+    std::vector<glm::vec3> start = randomBall(hostile.tools[0], 4096, 3);
+    std::vector<glm::vec3> ordinaryStart = randomBall(ordinary.tools[0], 4096, 3);
+    for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+        SolverOptions options = optionsFor(method);
+        options.tolerance = 1e-9;
+        options.maxIterations = 40;
+        GpuSolution gpu = solveOnGpu(solver(), hostile, start, options);
+        const long bound = worstCaseEvaluations(options);
+        EXPECT_LE(long(gpu.report.maxEvaluations), bound) << methodName(method);
+        for (const VertexStatistics& st : gpu.statistics)
+            ASSERT_NE(st.flags & (kernel::kFlagIterationCap | kernel::kFlagMinStepClamped), 0u);
+
+        // Time per vertex against an ordinary move's time per evaluation: the
+        // bound predicts at most `bound` evaluations' worth. Timing is noisy on a
+        // shared CPU (other tests run beside this one), so the fastest of three
+        // hostile runs meets the slowest of three ordinary ones, and only a 4×
+        // breach fails.
+        SolverOptions ordinaryOptions = optionsFor(method);
+        ordinaryOptions.maxIterations = 40;
+        double hostileMs = gpu.gpuMilliseconds;
+        double perEvaluation = 0.0;
+        for (int repeat = 0; repeat < 3; ++repeat) {
+            GpuSolution reference = solveOnGpu(solver(), ordinary, ordinaryStart, ordinaryOptions);
+            perEvaluation = std::max(perEvaluation, reference.gpuMilliseconds / double(reference.report.evaluations));
+            hostileMs = std::min(hostileMs, solveOnGpu(solver(), hostile, start, options).gpuMilliseconds);
+        }
+        double predicted = perEvaluation * double(bound) * double(start.size());
+        std::printf("  hostile %s: %.1f ms on the GPU, %.1f ms predicted by the bound (%ld evaluations)\n",
+                    std::string(methodName(method)).c_str(), hostileMs, predicted, bound);
+        if (std::isfinite(hostileMs)) {
+            EXPECT_LE(hostileMs, 4.0 * predicted) << methodName(method);
+        }
+    }
+}
+
+TEST_F(GpuSolverTest, NonFiniteVerticesComeBackUnchangedAndFlagged) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    Move move = moveToolMotion(defaultStroke());
+    std::vector<glm::vec3> start = randomBall(move.tools[0], 100, 5);
+    start[3] = {nan, 1.0f, 2.0f};
+    start[50] = {3.0f, -inf, 4.0f};
+    start[99] = {inf, inf, inf};
+    for (Method method : kAllMethods) {
+        GpuSolution gpu = solveOnGpu(solver(), move, start, optionsFor(method));
+        for (size_t i : {size_t(3), size_t(50), size_t(99)}) {
+            EXPECT_EQ(gpu.statistics[i].flags, kernel::kFlagNonFinite);
+            for (int c = 0; c < 3; ++c) {
+                if (std::isnan(start[i][c])) {
+                    EXPECT_TRUE(std::isnan(gpu.positions[i][c]));
+                } else {
+                    EXPECT_EQ(gpu.positions[i][c], start[i][c]);
+                }
+            }
+        }
+        EXPECT_EQ(gpu.report.nonFinite, 3u);
+    }
+}
+
+TEST_F(GpuSolverTest, BadParametersAreRefusedBeforeDispatch) {
+    Move move = moveToolMotion(defaultStroke());
+    std::vector<glm::vec3> start = randomBall(move.tools[0], 256, 9);
+    GpuMesh mesh(context(), start);
+    auto refused = [&](const Move& m, const SolverOptions& o, std::vector<std::string_view> parts) {
+        EXPECT_TRUE(test::failsWith([&] { solver().run(mesh, m, o); }, parts));
+        EXPECT_EQ(mesh.readPositions(), start) << "the output changed"; // nothing was dispatched
+    };
+    SolverOptions options;
+    options.tolerance = 0.0;
+    refused(move, options, {"tolerance"});
+    options.tolerance = -1.0;
+    refused(move, options, {"tolerance"});
+    Move bad = move;
+    bad.tools[0].outerRadius = 0.0;
+    refused(bad, SolverOptions{}, {"outerRadius"});
+    bad = move;
+    bad.tools[0].stiffness = -1.0;
+    refused(bad, SolverOptions{}, {"stiffness"});
+    bad = move;
+    bad.tools[0].compressibility = 0.7;
+    refused(bad, SolverOptions{}, {"compressibility"});
+    bad = move;
+    bad.tools[0].translation.x = std::nan("");
+    refused(bad, SolverOptions{}, {"translation"});
+
+    // Pose-level mistakes are refused when the move is made, before any GPU work.
+    Stroke stroke = defaultStroke();
+    stroke.tools[0].poses.back().time = stroke.tools[0].poses.front().time;
+    EXPECT_TRUE(test::failsWith([&] { moveToolMotion(stroke); }, {"time"}));
+    stroke = defaultStroke();
+    stroke.tools[0].poses.back().orientation = glm::dquat(0.0, 0.0, 0.0, 0.0);
+    EXPECT_TRUE(test::failsWith([&] { moveToolMotion(stroke); }, {"orientation"}));
+    stroke = defaultStroke();
+    stroke.voxelSize = 0.0;
+    EXPECT_TRUE(test::failsWith([&] { moveToolMotion(stroke); }, {"voxel size"}));
+}
+
+TEST_F(GpuSolverTest, WithoutStatisticsTheSamePositions) {
+    Move move = moveToolMotion(defaultStroke());
+    std::vector<glm::vec3> start = randomBall(move.tools[0], 1000, 11);
+    GpuMesh mesh(context(), start);
+    solver().run(mesh, move, SolverOptions{}, true);
+    std::vector<glm::vec3> withStatistics = mesh.readPositions();
+    GpuRun run = solver().run(mesh, move, SolverOptions{}, false);
+    std::vector<glm::vec3> without = mesh.readPositions();
+    EXPECT_EQ(run.report.vertices, 0u); // nothing read back
+    for (size_t i = 0; i < start.size(); ++i)
+        EXPECT_LE(glm::length(without[i] - withStatistics[i]), 0.1f) << "vertex " << i;
+}
+
+} // namespace
+} // namespace sculptflow
