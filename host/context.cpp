@@ -111,7 +111,11 @@ Context::Context(const ContextOptions& options) {
             info.ppEnabledExtensionNames = &extension;
             info.pNext = &messengerInfo; // also covers instance creation and destruction
         }
-        SF_VK_CHECK(vkCreateInstance(&info, nullptr, &instance_));
+        VkResult created = vkCreateInstance(&info, nullptr, &instance_);
+        if (created == VK_ERROR_INCOMPATIBLE_DRIVER)
+            throw Error("no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); "
+                        "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)");
+        SF_VK_CHECK(created);
         volkLoadInstanceOnly(instance_);
         if (validation) SF_VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_));
 
