@@ -4,7 +4,7 @@
 #include <array>
 
 #include "context.hpp"
-#include "deform_spirv.h"
+#include "deform_comp_spirv.h"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -12,8 +12,8 @@ namespace sculptflow {
 DeformPipelines::DeformPipelines(const Context& context) : device_(context.device()) {
     try {
         VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        moduleInfo.codeSize = sizeof(k_deform_spirv);
-        moduleInfo.pCode = k_deform_spirv;
+        moduleInfo.codeSize = sizeof(k_deform_comp_spirv);
+        moduleInfo.pCode = k_deform_comp_spirv;
         SF_VK_CHECK(vkCreateShaderModule(device_, &moduleInfo, nullptr, &module_));
 
         std::array<VkDescriptorSetLayoutBinding, 4> bindings{};
