@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -21,6 +22,9 @@ enum class MeshFormat { Obj, PlyAscii, PlyBinary };
 // Reads .obj or .ply (ASCII, binary little- or big-endian), chosen by extension.
 // Throws sculptflow::Error naming the file and what is wrong; never returns a partial mesh.
 Mesh readMesh(const std::filesystem::path& path);
+// The same from bytes in memory; `name` picks the format by extension and names
+// the source in errors.
+Mesh parseMesh(const std::string& bytes, const std::filesystem::path& name);
 
 // Writes by extension (.obj, or .ply as binary little-endian), or in the given format.
 void writeMesh(const Mesh& mesh, const std::filesystem::path& path);

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <string>
 
 #include "mesh.hpp"
 
@@ -17,6 +18,9 @@ inline constexpr size_t kMaxFaceSize = 255;
 // Readers throw sculptflow::Error naming the file and what is wrong; never a partial mesh.
 Mesh readObj(const std::filesystem::path& path);
 Mesh readPly(const std::filesystem::path& path);
+// The same from bytes in memory; `path` only names the source in errors.
+Mesh parseObj(const std::string& text, const std::filesystem::path& path);
+Mesh parsePly(const std::string& data, const std::filesystem::path& path);
 
 // Writers expect a mesh that checkMeshForWriting (mesh_io.cpp) has accepted.
 void writeObj(const Mesh& mesh, const std::filesystem::path& path);

@@ -54,6 +54,13 @@ Mesh readMesh(const std::filesystem::path& path) {
     fail(path, "unknown mesh extension '" + path.extension().string() + "' (expected .obj or .ply)");
 }
 
+Mesh parseMesh(const std::string& bytes, const std::filesystem::path& name) {
+    const std::string ext = detail::lowerExtension(name);
+    if (ext == ".obj") return detail::parseObj(bytes, name);
+    if (ext == ".ply") return detail::parsePly(bytes, name);
+    fail(name, "unknown mesh extension '" + name.extension().string() + "' (expected .obj or .ply)");
+}
+
 void writeMesh(const Mesh& mesh, const std::filesystem::path& path) {
     const std::string ext = detail::lowerExtension(path);
     if (ext == ".obj") return writeMesh(mesh, path, MeshFormat::Obj);

@@ -85,8 +85,9 @@ ObjScan scanObj(std::string_view text, const std::filesystem::path& path) {
 
 } // namespace
 
-Mesh readObj(const std::filesystem::path& path) {
-    const std::string text = readWholeFile(path);
+Mesh readObj(const std::filesystem::path& path) { return parseObj(readWholeFile(path), path); }
+
+Mesh parseObj(const std::string& text, const std::filesystem::path& path) {
     const ObjScan scan = scanObj(text, path);
 
     tinyobj::attrib_t attrib;

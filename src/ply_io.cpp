@@ -284,8 +284,9 @@ size_t countLines(std::string_view text) {
 
 } // namespace
 
-Mesh readPly(const std::filesystem::path& path) {
-    const std::string data = readWholeFile(path);
+Mesh readPly(const std::filesystem::path& path) { return parsePly(readWholeFile(path), path); }
+
+Mesh parsePly(const std::string& data, const std::filesystem::path& path) {
     const PlyHeader header = parsePlyHeader(data, path);
     const std::string_view body(data.data() + header.bodyOffset, data.size() - header.bodyOffset);
     checkCountsFitFile(header, body.size(), path);

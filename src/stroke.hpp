@@ -51,6 +51,12 @@ Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& op
 Stroke readStrokeJson(const std::filesystem::path& path);
 Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options = {});
 
+// The same from bytes in memory (an archive, a network message, a fuzzer);
+// `name` only names the source in errors.
+Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& name);
+Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& name,
+                      const StrokeReadOptions& options = {});
+
 // Writes the spec's JSON form (round-trips through readStrokeJson).
 void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path);
 

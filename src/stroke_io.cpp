@@ -297,8 +297,11 @@ void validateStroke(const Stroke& stroke, const std::string& source) {
 }
 
 Stroke readStrokeJson(const std::filesystem::path& path) {
+    return parseStrokeJson(detail::readWholeFile(path), path);
+}
+
+Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& path) {
     const std::string source = path.string();
-    const std::string text = detail::readWholeFile(path);
     Json root;
     try {
         root = Json::parse(text);
@@ -312,8 +315,12 @@ Stroke readStrokeJson(const std::filesystem::path& path) {
 }
 
 Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options) {
+    return parseStrokeBin(detail::readWholeFile(path), path, options);
+}
+
+Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& path,
+                      const StrokeReadOptions& options) {
     const std::string source = path.string();
-    const std::string bytes = detail::readWholeFile(path);
     const uint64_t size = bytes.size();
     if (size < kBinHeaderBytes) {
         fail(source, "truncated: expected at least " + std::to_string(kBinHeaderBytes) +

@@ -1,0 +1,11 @@
+// Fuzzes the PLY reader: any bytes give a valid mesh or a sculptflow::Error, never a crash.
+#include "error.hpp"
+#include "fuzz_check.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    try {
+        sculptflow::fuzz::checkMesh(sculptflow::parseMesh(sculptflow::fuzz::bytes(data, size), "fuzz.ply"));
+    } catch (const sculptflow::Error&) {
+    }
+    return 0;
+}
