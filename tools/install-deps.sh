@@ -10,6 +10,7 @@ packages=(
   libglm-dev
   libgtest-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libtinyobjloader-dev libstb-dev
+  clang libclang-rt-14-dev  # libFuzzer for tools/fuzz.sh
 )
 
 missing=()
