@@ -11,10 +11,7 @@ namespace sculptflow {
 
 DeformPipelines::DeformPipelines(const Context& context) : device_(context.device()) {
     try {
-        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        moduleInfo.codeSize = sizeof(k_deform_comp_spirv);
-        moduleInfo.pCode = k_deform_comp_spirv;
-        SF_VK_CHECK(vkCreateShaderModule(device_, &moduleInfo, nullptr, &module_));
+        module_ = createModule(k_deform_comp_spirv);
 
         std::array<VkDescriptorSetLayoutBinding, 4> bindings{};
         for (uint32_t i = 0; i < bindings.size(); ++i) {
@@ -55,9 +52,39 @@ void DeformPipelines::release() {
     module_ = VK_NULL_HANDLE;
 }
 
+VkShaderModule DeformPipelines::createModule(std::span<const uint32_t> spirv) const {
+    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    info.codeSize = spirv.size_bytes();
+    info.pCode = spirv.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    SF_VK_CHECK(vkCreateShaderModule(device_, &info, nullptr, &module));
+    return module;
+}
+
 VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
     if (auto found = pipelines_.find(variant); found != pipelines_.end()) return found->second;
+    VkPipeline built = build(module_, variant);
+    pipelines_.emplace(variant, built);
+    return built;
+}
 
+void DeformPipelines::replaceShader(std::span<const uint32_t> spirv) {
+    VkShaderModule module = createModule(spirv);
+    std::map<DeformVariant, VkPipeline> rebuilt;
+    try {
+        for (const auto& [variant, old] : pipelines_) rebuilt.emplace(variant, build(module, variant));
+    } catch (...) {
+        for (auto& [variant, pipeline] : rebuilt) vkDestroyPipeline(device_, pipeline, nullptr);
+        vkDestroyShaderModule(device_, module, nullptr);
+        throw;
+    }
+    for (auto& [variant, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+    vkDestroyShaderModule(device_, module_, nullptr);
+    pipelines_ = std::move(rebuilt);
+    module_ = module;
+}
+
+VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& variant) const {
     struct {
         int32_t method;
         int32_t maxIterations;
@@ -73,13 +100,12 @@ VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module_;
+    info.stage.module = module;
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;
     SF_VK_CHECK(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
-    pipelines_.emplace(variant, pipeline);
     return pipeline;
 }
 

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <span>
 #include <tuple>
 
 #include <volk.h>
@@ -52,7 +53,14 @@ public:
     // Builds the variant on first use.
     VkPipeline pipeline(const DeformVariant& variant);
 
+    // Swaps in another build of deform.comp (hot reload). Every variant built so
+    // far is rebuilt from it first; if any fails, the old shader stays and this
+    // throws. Call only while no dispatch of these pipelines is in flight.
+    void replaceShader(std::span<const uint32_t> spirv);
+
 private:
+    VkShaderModule createModule(std::span<const uint32_t> spirv) const;
+    VkPipeline build(VkShaderModule module, const DeformVariant& variant) const;
     void release();
 
     VkDevice device_ = VK_NULL_HANDLE;

@@ -64,6 +64,10 @@ public:
 
     Context& context() const { return context_; }
 
+    // Runs another build of deform.comp from now on (hot reload; see
+    // ShaderReloader). Takes effect between runs; on failure the old one stays.
+    void useShader(std::span<const uint32_t> spirv) { pipelines_.replaceShader(spirv); }
+
 private:
     void release();
 

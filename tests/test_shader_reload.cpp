@@ -1,0 +1,127 @@
+// Runtime shader compilation and hot reload: the same sources as the build, real
+// edits take effect, broken edits change nothing and are reported by file:line.
+#include <chrono>
+#include <fstream>
+#include <regex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "default_case.hpp"
+#include "gpu_fixture.hpp"
+#include "kernel_fixtures.hpp"
+#include "shader_compiler.hpp"
+#include "shader_reloader.hpp"
+#include "test_support.hpp"
+
+namespace sculptflow {
+namespace {
+
+class ShaderReload : public test::GpuTest {};
+
+// Writes the embedded sources into dir, as `sculptflow shaders export` does.
+void exportShaders(const std::filesystem::path& dir) {
+    for (const auto& [path, text] : embeddedShaderSources()) {
+        std::filesystem::create_directories((dir / path).parent_path());
+        test::writeFile(dir / path, text);
+    }
+}
+
+// Rewrites a file with one substitution; its mtime must move even on coarse clocks.
+void edit(const std::filesystem::path& file, const std::string& from, const std::string& to) {
+    std::string text = test::readFile(file);
+    size_t at = text.find(from);
+    ASSERT_NE(at, std::string::npos) << from << " not in " << file;
+    text.replace(at, from.size(), to);
+    auto before = std::filesystem::last_write_time(file);
+    test::writeFile(file, text);
+    if (std::filesystem::last_write_time(file) == before)
+        std::filesystem::last_write_time(file, before + std::chrono::milliseconds(10));
+}
+
+// A translation-only affine move: every vertex inside r_in moves by exactly d.
+Move translation() {
+    return Move{{test::affineMotion({0.0, 0.0, 0.0}, {30.0, -10.0, 5.0}, {}, 0.0, 50.0, 60.0)}};
+}
+
+std::vector<glm::vec3> displacements(GpuSolver& solver, const std::vector<glm::vec3>& start) {
+    GpuSolution out = solveOnGpu(solver, translation(), start, SolverOptions{});
+    std::vector<glm::vec3> d;
+    for (size_t i = 0; i < start.size(); ++i) d.push_back(out.positions[i] - start[i]);
+    return d;
+}
+
+TEST_F(ShaderReload, EmbeddedSourcesCompileAtRuntime) {
+    CompiledShader shader = compileShader("", "deform.comp", embeddedShaderFiles());
+    ASSERT_GT(shader.spirv.size(), 100u);
+    EXPECT_EQ(shader.spirv[0], 0x07230203u); // SPIR-V magic
+    EXPECT_GE(shader.sources.size(), 6u);    // deform.comp and the five shared files
+}
+
+TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
+    test::ScratchDir dir;
+    exportShaders(dir.path());
+    const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}, {-10.0f, 5.0f, 0.0f}, {20.0f, 0.0f, -7.0f}};
+    ShaderReloader reloader(solver(), dir.path());
+    EXPECT_EQ(reloader.generation(), 1);
+    for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 30.0f, 1e-3f);
+
+    // An edit in an included file: the affine velocity doubles, so does the move.
+    const auto field = dir / "sculptflow/field.glsl";
+    edit(field, "return tools[i].translation + cross", "return 2.0f * tools[i].translation + cross");
+    ReloadReport report = reloader.poll();
+    ASSERT_EQ(report.status, ReloadReport::Status::Reloaded) << report.message;
+    EXPECT_EQ(reloader.generation(), 2);
+    for (const glm::vec3& d : displacements(solver(), start)) {
+        EXPECT_NEAR(d.x, 60.0f, 1e-3f);
+        EXPECT_NEAR(d.y, -20.0f, 1e-3f);
+    }
+
+    // A syntax error: reported with its file and line; the running pipeline stays.
+    std::string text = test::readFile(field);
+    int line = 1 + int(std::count(text.begin(), text.begin() + text.find("vec3 affineVelocity"), '\n'));
+    edit(field, "vec3 affineVelocity(int i, vec3 offset) {", "vec3 affineVelocity(int i, vec3 offset) { oops");
+    report = reloader.poll();
+    ASSERT_EQ(report.status, ReloadReport::Status::Failed);
+    ASSERT_FALSE(report.diagnostics.empty());
+    EXPECT_EQ(report.diagnostics[0].file.filename(), "field.glsl");
+    EXPECT_EQ(report.diagnostics[0].line, line);
+    EXPECT_EQ(reloader.generation(), 2);
+    for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 60.0f, 1e-3f);
+
+    // The next good save recovers, with the original source.
+    edit(field, "vec3 affineVelocity(int i, vec3 offset) { oops", "vec3 affineVelocity(int i, vec3 offset) {");
+    edit(field, "return 2.0f * tools[i].translation + cross", "return tools[i].translation + cross");
+    report = reloader.poll();
+    ASSERT_EQ(report.status, ReloadReport::Status::Reloaded) << report.message;
+    for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 30.0f, 1e-3f);
+    EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Unchanged);
+}
+
+TEST_F(ShaderReload, PollingWorksWithoutInotify) {
+    test::ScratchDir dir;
+    exportShaders(dir.path());
+    ShaderReloader reloader(solver(), dir.path(), "deform.comp", /*useInotify=*/false);
+    EXPECT_FALSE(reloader.usesInotify());
+    EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Unchanged);
+    edit(dir / "sculptflow/controller.glsl", "bool stepWithinTolerance", "bool  stepWithinTolerance");
+    EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded);
+}
+
+TEST_F(ShaderReload, MissingIncludeIsReportedAtTheIncludingLine) {
+    test::ScratchDir dir;
+    exportShaders(dir.path());
+    std::filesystem::remove(dir / "sculptflow/steppers.glsl");
+    try {
+        compileShader(dir.path(), "deform.comp");
+        FAIL() << "compiled without steppers.glsl";
+    } catch (const ShaderCompileError& e) {
+        ASSERT_FALSE(e.diagnostics().empty());
+        EXPECT_EQ(e.diagnostics()[0].file.filename(), "deform.comp");
+        EXPECT_GT(e.diagnostics()[0].line, 0);
+        EXPECT_NE(std::string(e.what()).find("steppers.glsl"), std::string::npos) << e.what();
+    }
+}
+
+} // namespace
+} // namespace sculptflow
