@@ -9,12 +9,24 @@ namespace sculptflow {
 ShaderReloader::ShaderReloader(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry,
                                bool useInotify)
     : solver_(solver), directory_(std::move(directory)), entry_(std::move(entry)), watcher_(useInotify) {
-    CompiledShader shader = compileShader(directory_, entry_);
-    solver_.useShader(shader.spirv);
-    sources_ = shader.sources;
-    watcher_.watch(sources_);
-    generation_ = 1;
+    reload();
 }
+
+namespace {
+
+// Until a build succeeds its includes are unknown: watch every shader file there.
+std::vector<std::filesystem::path> shaderFilesUnder(const std::filesystem::path& directory) {
+    std::vector<std::filesystem::path> files;
+    std::error_code ec;
+    for (auto it = std::filesystem::recursive_directory_iterator(directory, ec);
+         !ec && it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
+        const std::string ext = it->path().extension().string();
+        if (ext == ".comp" || ext == ".glsl" || ext == ".vert" || ext == ".frag") files.push_back(it->path());
+    }
+    return files;
+}
+
+} // namespace
 
 ReloadReport ShaderReloader::poll() {
     if (!watcher_.changed()) return {};
@@ -40,11 +52,12 @@ ReloadReport ShaderReloader::reload() {
     }
     report.compileMilliseconds =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
-    watcher_.watch(sources_); // an edit may add or drop an include
+    watcher_.watch(sources_.empty() ? shaderFilesUnder(directory_) : sources_); // includes may change
     if (report.status == ReloadReport::Status::Failed)
         std::fprintf(stderr, "sculptflow: shader reload failed, keeping the running pipelines:\n%s\n",
                      report.message.c_str());
     if (callback_) callback_(report);
+    last_ = report;
     return report;
 }
 

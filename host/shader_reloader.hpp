@@ -20,11 +20,12 @@ struct ReloadReport {
 };
 
 // Opt-in: a shipped program uses the SPIR-V embedded at build time. This one
-// compiles `entry` under `directory` at construction (throwing ShaderCompileError
-// if it does not compile) and puts it into `solver`. poll(), called between
-// dispatches, recompiles when the entry or any file it includes changed and swaps
-// the new pipelines in; if the new source fails, the running pipelines stay, the
-// error goes to stderr and to the callback, and the next good save recovers.
+// compiles `entry` under `directory` at construction and puts it into `solver`;
+// if that fails, the solver keeps the shader it had (see lastReport()). poll(),
+// called between dispatches, recompiles when the entry or any file it includes
+// changed and swaps the new pipelines in; if the new source fails, the running
+// pipelines stay, the error goes to stderr and to the callback, and the next good
+// save recovers. Nothing here throws for a bad shader: a typo never ends a session.
 class ShaderReloader {
 public:
     ShaderReloader(GpuSolver& solver, std::filesystem::path directory,
@@ -35,8 +36,9 @@ public:
     ReloadReport reload();
 
     void onReport(std::function<void(const ReloadReport&)> callback) { callback_ = std::move(callback); }
-    // How many builds have been swapped in (1 after construction).
+    // How many builds have been swapped in (1 after a good construction).
     int generation() const { return generation_; }
+    const ReloadReport& lastReport() const { return last_; }
     const std::vector<std::filesystem::path>& sources() const { return sources_; }
     bool usesInotify() const { return watcher_.usesInotify(); }
 
@@ -47,6 +49,7 @@ private:
     FileWatcher watcher_;
     std::vector<std::filesystem::path> sources_;
     std::function<void(const ReloadReport&)> callback_;
+    ReloadReport last_;
     int generation_ = 0;
 };
 

@@ -98,6 +98,21 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
     EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Unchanged);
 }
 
+TEST_F(ShaderReload, BrokenAtStartKeepsTheBuiltInShaderUntilFixed) {
+    test::ScratchDir dir;
+    exportShaders(dir.path());
+    const auto field = dir / "sculptflow/field.glsl";
+    edit(field, "vec3 toolOffset(", "vec3 toolOffset(oops ");
+    ShaderReloader reloader(solver(), dir.path());
+    EXPECT_EQ(reloader.lastReport().status, ReloadReport::Status::Failed);
+    EXPECT_EQ(reloader.generation(), 0);
+    const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}};
+    EXPECT_NEAR(displacements(solver(), start)[0].x, 30.0f, 1e-3f); // still the built-in shader
+    edit(field, "vec3 toolOffset(oops ", "vec3 toolOffset(");
+    EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded);
+    EXPECT_EQ(reloader.generation(), 1);
+}
+
 TEST_F(ShaderReload, PollingWorksWithoutInotify) {
     test::ScratchDir dir;
     exportShaders(dir.path());

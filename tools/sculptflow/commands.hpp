@@ -6,5 +6,10 @@
 namespace sculptflow::cli {
 
 void addDeformCommand(CLI::App& app);
+void addValidateCommand(CLI::App& app);
+void addBenchCommand(CLI::App& app);
+void addRenderCommand(CLI::App& app);
+void addTuneCommand(CLI::App& app);
+void addShadersCommand(CLI::App& app);
 
 } // namespace sculptflow::cli

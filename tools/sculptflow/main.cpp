@@ -10,6 +10,11 @@ int main(int argc, char** argv) {
     CLI::App app{"sculptflow: the VR sculpting move tool's deformation, GPU and CPU reference"};
     app.require_subcommand(1);
     sculptflow::cli::addDeformCommand(app);
+    sculptflow::cli::addValidateCommand(app);
+    sculptflow::cli::addBenchCommand(app);
+    sculptflow::cli::addRenderCommand(app);
+    sculptflow::cli::addTuneCommand(app);
+    sculptflow::cli::addShadersCommand(app);
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

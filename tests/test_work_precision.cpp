@@ -1,0 +1,176 @@
+// The bench's work–precision sweep, its SVG chart and a throughput smoke run.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "default_case.hpp"
+#include "svg_chart.hpp"
+#include "test_support.hpp"
+#include "throughput.hpp"
+#include "work_precision.hpp"
+
+namespace sculptflow {
+namespace {
+
+using cli::ChartSeries;
+using cli::LogLogChart;
+using cli::PrecisionPoint;
+using cli::WorkPrecision;
+
+// 324 vertices on two shells around the built-in tool's tip: near the tip, where
+// paths twist most, and at 0.75 radii.
+std::vector<glm::vec3> shellsAroundTip(const ToolMotion& tool) {
+    std::vector<glm::vec3> points;
+    for (float f : {0.3f, 0.75f}) {
+        Mesh sphere = icosphere(2, glm::vec3(tool.origin), f * float(tool.outerRadius));
+        points.insert(points.end(), sphere.positions.begin(), sphere.positions.end());
+    }
+    return points;
+}
+
+// One sweep shared by the tests (the ground truth is the slow part).
+const WorkPrecision& smallSweep() {
+    static const WorkPrecision sweep = [] {
+        const Move move = moveToolMotion(defaultStroke());
+        cli::WorkPrecisionOptions options;
+        options.tolerances = {0.3, 0.1, 0.03, 0.01};
+        options.fixedSteps = {8, 16};
+        return cli::sweepWorkPrecision(move, shellsAroundTip(move.tools.front()), options);
+    }();
+    return sweep;
+}
+
+std::vector<PrecisionPoint> pointsOf(const WorkPrecision& sweep, Method method) {
+    std::vector<PrecisionPoint> out;
+    std::copy_if(sweep.points.begin(), sweep.points.end(), std::back_inserter(out),
+                 [&](const PrecisionPoint& p) { return p.method == method; });
+    return out;
+}
+
+TEST(WorkPrecision, AdaptiveErrorFallsAndWorkRisesAsToleranceFalls) {
+    const WorkPrecision& sweep = smallSweep();
+    EXPECT_EQ(sweep.vertices, 324u);
+    EXPECT_EQ(sweep.truthUnconverged, 0u);
+    for (Method method : {Method::Bs32, Method::Dp45}) {
+        const std::vector<PrecisionPoint> points = pointsOf(sweep, method);
+        ASSERT_EQ(points.size(), 4u) << methodName(method);
+        for (size_t i = 0; i < points.size(); ++i) {
+            std::printf("  %-5s tol %-5g max error %.5f voxel, %.1f evaluations\n",
+                        std::string(methodName(method)).c_str(), points[i].tolerance, points[i].maxError,
+                        points[i].meanEvaluations);
+            EXPECT_EQ(points[i].compared, sweep.vertices) << methodName(method) << " tol " << points[i].tolerance;
+            EXPECT_GT(points[i].maxError, 0.0);
+            if (i == 0) continue;
+            EXPECT_LT(points[i].maxError, points[i - 1].maxError)
+                << methodName(method) << " tol " << points[i].tolerance;
+            EXPECT_GT(points[i].meanEvaluations, points[i - 1].meanEvaluations)
+                << methodName(method) << " tol " << points[i].tolerance;
+        }
+        EXPECT_LT(points.back().maxError, points.front().maxError / 4.0) << methodName(method);
+    }
+}
+
+TEST(WorkPrecision, FixedStepRk4IsFourthOrder) {
+    const std::vector<PrecisionPoint> points = pointsOf(smallSweep(), Method::Rk4);
+    ASSERT_EQ(points.size(), 2u);
+    EXPECT_EQ(points[0].fixedSteps, 8);
+    EXPECT_EQ(points[1].fixedSteps, 16);
+    EXPECT_DOUBLE_EQ(points[1].meanEvaluations, 2.0 * points[0].meanEvaluations);
+    const double order = std::log2(points[0].maxError / points[1].maxError);
+    std::printf("  rk4 max error %.5f (8 steps), %.5f (16 steps): order %.2f\n", points[0].maxError,
+                points[1].maxError, order);
+    EXPECT_NEAR(order, 4.0, 0.7);
+}
+
+TEST(WorkPrecision, ChartHasOnePolylineAndLegendEntryPerSeries) {
+    const WorkPrecision& sweep = smallSweep();
+    const LogLogChart chart = cli::workPrecisionChart(sweep, "built-in stroke");
+    ASSERT_EQ(chart.series.size(), 4u);
+    test::ScratchDir dir;
+    cli::writeSvg(chart, dir / "chart.svg");
+    std::string svg = test::readFile(dir / "chart.svg");
+    const size_t first = svg.find_first_not_of(" \t\r\n");
+    const size_t last = svg.find_last_not_of(" \t\r\n");
+    ASSERT_NE(first, std::string::npos);
+    svg = svg.substr(first, last - first + 1);
+    EXPECT_EQ(svg.rfind("<svg", 0), 0u);
+    EXPECT_TRUE(svg.ends_with("</svg>"));
+
+    size_t polylines = 0;
+    for (size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1))
+        ++polylines;
+    EXPECT_EQ(polylines, chart.series.size());
+    for (const char* name : {"rk4", "rk4dbl", "bs32", "dp45"})
+        EXPECT_NE(svg.find(std::string(">") + name + "</text>"), std::string::npos) << name;
+    EXPECT_NE(svg.find("0.1 voxel"), std::string::npos);
+    EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);
+    EXPECT_NE(svg.find("built-in stroke"), std::string::npos);
+}
+
+TEST(WorkPrecision, SvgRefusesNonPositiveValuesOnLogAxes) {
+    auto chartWith = [](double x, double y) {
+        LogLogChart chart;
+        chart.title = "t";
+        chart.series.push_back(ChartSeries{"dp45", {{1.0, 1.0}, {x, y}}});
+        return chart;
+    };
+    EXPECT_NO_THROW(cli::renderSvg(chartWith(10.0, 0.01)));
+    EXPECT_TRUE(test::failsWith([&] { cli::renderSvg(chartWith(10.0, 0.0)); }, {"y", "dp45", "log axis"}));
+    EXPECT_TRUE(test::failsWith([&] { cli::renderSvg(chartWith(-2.0, 1.0)); }, {"x", "dp45", "log axis"}));
+    EXPECT_TRUE(test::failsWith([&] { cli::renderSvg(chartWith(NAN, 1.0)); }, {"x", "log axis"}));
+    LogLogChart reference = chartWith(10.0, 0.01);
+    reference.references.push_back({-0.1, "below zero"});
+    EXPECT_TRUE(test::failsWith([&] { cli::renderSvg(reference); }, {"below zero", "log axis"}));
+    EXPECT_TRUE(test::failsWith([] { cli::renderSvg(LogLogChart{}); }, {"no series"}));
+}
+
+TEST(WorkPrecision, SvgEscapesText) {
+    LogLogChart chart;
+    chart.title = "stroke <a & b>";
+    chart.series.push_back(ChartSeries{"x\"y", {{1.0, 2.0}}});
+    const std::string svg = cli::renderSvg(chart);
+    EXPECT_NE(svg.find("stroke &lt;a &amp; b&gt;"), std::string::npos);
+    EXPECT_NE(svg.find("x&quot;y"), std::string::npos);
+}
+
+TEST(WorkPrecision, ThroughputSmoke) {
+    const Move move = moveToolMotion(defaultStroke());
+    Context context(ContextOptions{.validation = true});
+    GpuSolver solver(context);
+    cli::ThroughputOptions options;
+    options.methods = {Method::Dp45};
+    options.sizes = {1000};
+    options.repeats = 1;
+    const cli::Throughput t = cli::measureThroughput(move, &solver, options);
+    EXPECT_NO_THROW(context.throwOnValidationMessages());
+    ASSERT_EQ(t.rows.size(), 1u);
+    const cli::ThroughputRow& row = t.rows.front();
+    EXPECT_EQ(row.vertices, 1000u);
+    EXPECT_GE(t.allThreads, 1u);
+    for (double v : {row.gpuRate, row.cpuOneRate, row.cpuAllRate, row.evaluationsPerVertex}) {
+        EXPECT_TRUE(std::isfinite(v)) << v;
+        EXPECT_GT(v, 0.0);
+    }
+    // The GPU runs the CPU reference's kernel; rounding may move a step decision,
+    // so they agree to the tolerance (0.1 voxel), as in test_gpu_solver.cpp.
+    EXPECT_LE(row.gpuCpuMaxDifference, 0.1);
+    const std::string table = cli::throughputTable(t);
+    EXPECT_NE(table.find("dp45"), std::string::npos);
+    EXPECT_EQ(cli::throughputJson(t)["rows"].size(), 1u);
+}
+
+TEST(WorkPrecision, BallAroundTipIsInsideTwoRadiiAndPrefixStable) {
+    const Move move = moveToolMotion(defaultStroke());
+    const ToolMotion& tool = move.tools.front();
+    const std::vector<glm::vec3> small = cli::ballAroundTip(tool, 100);
+    const std::vector<glm::vec3> large = cli::ballAroundTip(tool, 1000);
+    ASSERT_EQ(small.size(), 100u);
+    EXPECT_TRUE(std::equal(small.begin(), small.end(), large.begin()));
+    for (const glm::vec3& p : large)
+        EXPECT_LE(glm::length(glm::dvec3(p) - tool.origin), 2.0 * tool.outerRadius * (1 + 1e-5));
+}
+
+} // namespace
+} // namespace sculptflow

@@ -1,0 +1,82 @@
+// Per-vertex values as colours (a perceptual ramp, flag categories) and the legend drawn onto a render.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "mesh_renderer.hpp"
+#include "solve_report.hpp"
+
+namespace sculptflow::cli {
+
+enum class ColorMode { Shaded, Evaluations, Flags, Displacement };
+
+// "shaded", "evaluations", "flags" or "displacement".
+std::optional<ColorMode> parseColorMode(std::string_view name);
+
+// Colours are sRGB in [0, 1].
+inline constexpr glm::vec3 kClayColor{0.80f, 0.71f, 0.62f};
+
+// A viridis-like ramp: dark blue-violet at 0 through teal to yellow at 1, its
+// lightness rising all the way; t is clamped to [0, 1].
+glm::vec3 rampColor(float t);
+
+// One flag category of the legend, in priority order (the first that matches a
+// vertex's flags colours it): non-finite, iteration cap, min-step clamped, culled, none.
+struct FlagCategory {
+    const char* name;
+    uint32_t bit; // kernel::kFlag*; 0 for "none"
+    glm::vec3 color;
+};
+std::span<const FlagCategory> flagCategories();
+glm::vec3 flagColor(uint32_t flags);
+
+// What the legend shows: a title, and either a colour bar from `min` to `max`
+// with labels at min, mid and max, or swatches, or neither.
+struct Legend {
+    std::string title;
+    bool colorBar = false;
+    double min = 0.0, max = 0.0;
+    bool integerLabels = false;
+    std::vector<std::pair<std::string, glm::vec3>> swatches;
+};
+
+struct VertexColoring {
+    std::vector<glm::vec3> colors; // one per vertex
+    Legend legend;
+};
+
+// Colours for every vertex by `mode`: per-vertex evaluations or |after − before|
+// (voxels) on the ramp, scaled from their minimum to their maximum; flags by
+// category; the clay colour for Shaded. In the ramp modes a non-finite vertex
+// takes the non-finite flag colour and the legend gains its swatch.
+VertexColoring colorVertices(ColorMode mode, std::span<const VertexStatistics> statistics,
+                             std::span<const glm::vec3> before, std::span<const glm::vec3> after);
+
+// Where things go on a width × height render: two panels side by side (the
+// left one from x = 0, the right one from x = panelWidth), each with a title in
+// its top titleHeight rows and the mesh below it, and the legend band under both.
+struct RenderLayout {
+    uint32_t panelWidth = 0;
+    uint32_t panelHeight = 0; // title included
+    uint32_t titleHeight = 0;
+    uint32_t bandHeight = 0;
+    int textScale = 1;        // pixels per font unit
+};
+RenderLayout renderLayout(uint32_t width, uint32_t height);
+
+// ASCII text in the stb_easy_font glyphs, scaled by whole pixels; clipped to the image.
+int textWidth(std::string_view text, int scale);
+void drawText(RgbaImage& image, int x, int y, std::string_view text, int scale, glm::vec3 color);
+void fillRect(RgbaImage& image, int x, int y, int width, int height, glm::vec3 color);
+
+// Draws the legend centred in the band at the bottom of the image.
+void drawLegend(RgbaImage& image, const RenderLayout& layout, const Legend& legend, glm::vec3 ink);
+
+} // namespace sculptflow::cli

@@ -1,0 +1,200 @@
+// `sculptflow validate`'s logic: the GPU against the CPU reference and the double ground truth.
+#include "validation.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <thread>
+
+#include "cpu_solver.hpp"
+#include "error.hpp"
+#include "ground_truth.hpp"
+#include "kernel.hpp"
+
+namespace sculptflow::cli {
+namespace {
+
+constexpr uint32_t kProblemFlags = ~kernel::kFlagCulled; // culled vertices are results, not failures
+
+// A difference that is not finite must fail every threshold, never hide in std::max.
+double distance(const glm::dvec3& a, const glm::dvec3& b) {
+    double d = glm::length(a - b);
+    return std::isfinite(d) ? d : std::numeric_limits<double>::infinity();
+}
+
+double millisecondsSince(std::chrono::steady_clock::time_point begin) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+}
+
+// nlohmann writes NaN as null anyway; say so explicitly for timestamps a device lacks.
+nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
+
+nlohmann::json flagsJson(const SolveReport& r) {
+    return {{"min_step_clamped", r.minStepClamped},
+            {"iteration_cap", r.iterationCap},
+            {"non_finite", r.nonFinite},
+            {"culled", r.culled}};
+}
+
+} // namespace
+
+bool ValidationReport::passed() const {
+    return std::all_of(checks.begin(), checks.end(), [](const ValidationCheck& c) { return c.passed; });
+}
+
+std::vector<std::string> ValidationReport::failedChecks() const {
+    std::vector<std::string> failed;
+    for (const ValidationCheck& c : checks)
+        if (!c.passed) failed.push_back(c.name);
+    return failed;
+}
+
+ReferenceComparison compareWithReference(std::span<const glm::vec3> gpuPositions,
+                                         std::span<const VertexStatistics> gpuStatistics,
+                                         std::span<const glm::vec3> cpuPositions,
+                                         std::span<const VertexStatistics> cpuStatistics) {
+    const size_t n = gpuPositions.size();
+    if (gpuStatistics.size() != n || cpuPositions.size() != n || cpuStatistics.size() != n)
+        throw Error("validate: GPU and CPU results differ in vertex count");
+    ReferenceComparison r;
+    std::vector<double> differences;
+    differences.reserve(n);
+    for (size_t i = 0; i < n; ++i) {
+        if (gpuStatistics[i].flags != cpuStatistics[i].flags) ++r.flagMismatches;
+        if ((gpuStatistics[i].flags | cpuStatistics[i].flags) & kProblemFlags) continue;
+        differences.push_back(distance(glm::dvec3(gpuPositions[i]), glm::dvec3(cpuPositions[i])));
+    }
+    r.compared = differences.size();
+    r.flagAgreement = n ? 1.0 - double(r.flagMismatches) / double(n) : 1.0;
+    if (!differences.empty()) {
+        r.maxDifference = *std::max_element(differences.begin(), differences.end());
+        // Nearest rank: the smallest difference that at least 99% of the vertices do not exceed.
+        const size_t rank = size_t(std::ceil(0.99 * double(differences.size())));
+        auto nth = differences.begin() + std::ptrdiff_t(std::max<size_t>(rank, 1) - 1);
+        std::nth_element(differences.begin(), nth, differences.end());
+        r.p99Difference = *nth;
+    }
+    return r;
+}
+
+TruthComparison compareWithTruth(std::span<const glm::vec3> gpuPositions,
+                                 std::span<const VertexStatistics> gpuStatistics,
+                                 std::span<const glm::dvec3> truthPositions, const std::vector<bool>& converged) {
+    const size_t n = gpuPositions.size();
+    if (gpuStatistics.size() != n || truthPositions.size() != n || converged.size() != n)
+        throw Error("validate: GPU results and ground truth differ in vertex count");
+    TruthComparison t;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; ++i) {
+        if (gpuStatistics[i].flags & kProblemFlags) {
+            ++t.flagged;
+            continue;
+        }
+        if (!converged[i]) {
+            ++t.notConverged;
+            continue;
+        }
+        double error = distance(glm::dvec3(gpuPositions[i]), truthPositions[i]);
+        t.maxError = std::max(t.maxError, error);
+        sum += error;
+        ++t.compared;
+    }
+    t.meanError = t.compared ? sum / double(t.compared) : 0.0;
+    return t;
+}
+
+std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference, const TruthComparison& truth,
+                                            const ValidationThresholds& thresholds) {
+    std::vector<ValidationCheck> checks = {
+        {"reference_p99_difference", "GPU vs CPU reference: 99th-percentile position difference (voxel)",
+         reference.p99Difference, thresholds.reference, true, false},
+        {"flag_agreement", "GPU vs CPU reference: fraction of vertices whose flags agree",
+         reference.flagAgreement, thresholds.flagAgreement, false, false},
+        {"truth_max_error", "GPU vs ground truth: max error over unflagged vertices (voxel)",
+         truth.maxError, thresholds.truth, true, false},
+    };
+    // Written so that NaN fails either way.
+    for (ValidationCheck& c : checks) c.passed = c.atMost ? c.value <= c.threshold : c.value >= c.threshold;
+    return checks;
+}
+
+ValidationReport validateMove(GpuSolver& solver, const Move& move, std::span<const glm::vec3> voxels,
+                              const SolverOptions& options, unsigned threads,
+                              const ValidationThresholds& thresholds, const StageCallback& onStage) {
+    validateSolverOptions(options); // before any work, naming the parameter
+    auto stage = [&](std::string_view name) {
+        if (onStage) onStage(name);
+    };
+    ValidationReport report;
+    report.device = solver.context().deviceName();
+    report.method = std::string(methodName(options.method));
+    report.tolerance = options.tolerance;
+    report.vertices = voxels.size();
+    report.cpuThreads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
+    // At most one segment per tool (docs/solver.md, "Termination and cost").
+    report.worstCaseEvaluations = worstCaseEvaluations(options, std::max(int(move.tools.size()), 1));
+
+    stage("GPU");
+    GpuSolution gpu = solveOnGpu(solver, move, voxels, options);
+    report.gpu = gpu.report;
+    report.gpuMilliseconds = gpu.gpuMilliseconds;
+
+    stage("CPU reference");
+    auto begin = std::chrono::steady_clock::now();
+    CpuSolution cpu = solveOnCpu(move, voxels, options, threads);
+    report.cpuMilliseconds = millisecondsSince(begin);
+    report.cpu = cpu.report;
+
+    stage("ground truth");
+    begin = std::chrono::steady_clock::now();
+    GroundTruth truth = groundTruth(move, voxels);
+    report.truthMilliseconds = millisecondsSince(begin);
+
+    report.reference = compareWithReference(gpu.positions, gpu.statistics, cpu.positions, cpu.statistics);
+    report.truth = compareWithTruth(gpu.positions, gpu.statistics, truth.positions, truth.converged);
+    report.checks = evaluateChecks(report.reference, report.truth, thresholds);
+    return report;
+}
+
+nlohmann::json validationJson(const ValidationReport& r) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const ValidationCheck& c : r.checks)
+        checks.push_back({{"name", c.name},
+                          {"description", c.description},
+                          {"value", number(c.value)},
+                          {"threshold", c.threshold},
+                          {"comparison", c.atMost ? "<=" : ">="},
+                          {"passed", c.passed}});
+    return {
+        {"passed", r.passed()},
+        {"failed_checks", r.failedChecks()},
+        {"checks", checks},
+        {"input", {{"description", r.description},
+                   {"vertices", r.vertices},
+                   {"method", r.method},
+                   {"tolerance_voxels", r.tolerance}}},
+        {"device", r.device},
+        {"cpu_threads", r.cpuThreads},
+        {"gpu_vs_cpu", {{"compared_vertices", r.reference.compared},
+                        {"max_difference_voxels", number(r.reference.maxDifference)},
+                        {"p99_difference_voxels", number(r.reference.p99Difference)},
+                        {"flag_mismatches", r.reference.flagMismatches},
+                        {"flag_mismatch_rate", 1.0 - r.reference.flagAgreement},
+                        {"flag_agreement", r.reference.flagAgreement}}},
+        {"gpu_vs_truth", {{"compared_vertices", r.truth.compared},
+                          {"max_error_voxels", number(r.truth.maxError)},
+                          {"mean_error_voxels", number(r.truth.meanError)},
+                          {"flagged_vertices", r.truth.flagged},
+                          {"truth_not_converged", r.truth.notConverged}}},
+        {"flags", {{"gpu", flagsJson(r.gpu)}, {"cpu", flagsJson(r.cpu)}}},
+        {"evaluations_per_vertex", {{"gpu", {{"mean", r.gpu.meanEvaluations()}, {"max", r.gpu.maxEvaluations}}},
+                                    {"cpu", {{"mean", r.cpu.meanEvaluations()}, {"max", r.cpu.maxEvaluations}}},
+                                    {"worst_case_bound", r.worstCaseEvaluations}}},
+        {"time_ms", {{"gpu_timestamps", number(r.gpuMilliseconds)},
+                     {"cpu_reference_wall", r.cpuMilliseconds},
+                     {"ground_truth_wall", r.truthMilliseconds}}},
+    };
+}
+
+} // namespace sculptflow::cli

@@ -1,0 +1,63 @@
+// The work–precision sweep: max error against the double ground truth versus
+// evaluations per vertex, per method, over tolerances (fixed-step counts for rk4).
+#pragma once
+
+#include <span>
+#include <string>
+#include <vector>
+
+#include <glm/glm.hpp>
+#include <nlohmann/json.hpp>
+
+#include "motion.hpp"
+#include "solver_options.hpp"
+#include "svg_chart.hpp"
+
+namespace sculptflow::cli {
+
+struct WorkPrecisionOptions {
+    std::vector<Method> methods{Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
+    std::vector<double> tolerances{1.0, 0.3, 0.1, 0.03, 0.01, 0.003}; // voxels; adaptive methods
+    std::vector<int> fixedSteps{1, 2, 4, 8, 16, 32};                   // rk4
+    int maxIterations = 512; // high enough that the tight tolerances are not capped
+    unsigned threads = 0;    // CPU reference threads; 0: every core
+};
+
+// One run of the CPU reference against the ground truth.
+struct PrecisionPoint {
+    Method method = Method::Bs32;
+    double tolerance = 0.0;   // voxels (for rk4: the culling tolerance only)
+    int fixedSteps = 0;       // rk4 only; 0 otherwise
+    double maxError = 0.0;    // voxels, over compared vertices
+    double meanError = 0.0;
+    double meanEvaluations = 0.0; // over every vertex (culled ones cost none)
+    size_t compared = 0;      // unflagged (or culled) vertices whose ground truth converged
+    size_t minStepClamped = 0;
+    size_t iterationCap = 0;
+    size_t nonFinite = 0;
+    size_t culled = 0;
+};
+
+struct WorkPrecision {
+    size_t vertices = 0;
+    size_t truthUnconverged = 0; // vertices left out: the ground truth did not converge
+    double truthSeconds = 0.0;
+    double sweepSeconds = 0.0;
+    int maxIterations = 0;
+    std::vector<PrecisionPoint> points; // per method in the order asked, then by parameter
+};
+
+// Computes the ground truth once, then runs every method and parameter on the
+// CPU reference (the kernel the GPU runs). Flagged vertices are left out of
+// the error but counted; culled ones are compared (they must not move).
+WorkPrecision sweepWorkPrecision(const Move& move, std::span<const glm::vec3> start,
+                                 const WorkPrecisionOptions& options = {});
+
+std::string workPrecisionTable(const WorkPrecision& sweep);
+nlohmann::json workPrecisionJson(const WorkPrecision& sweep);
+
+// Evaluations per vertex against max error, one series per method, with a
+// dashed line at 0.1 voxel. Points with nothing compared or zero error are left out.
+LogLogChart workPrecisionChart(const WorkPrecision& sweep, const std::string& title);
+
+} // namespace sculptflow::cli
