@@ -81,7 +81,7 @@ VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, cons
 
 } // namespace
 
-Context::Context(const ContextOptions& options) {
+Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBudget) {
     if (volkInitialize() != VK_SUCCESS)
         throw Error("no Vulkan loader found (libvulkan.so.1); install a Vulkan driver");
     const bool validation = options.validation || envFlag("SCULPTFLOW_VALIDATION");
@@ -177,6 +177,16 @@ uint32_t Context::memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
     }
     if (!fallback) throw Error("no Vulkan memory type with the required properties");
     return *fallback;
+}
+
+void Context::reserveMemory(uint64_t bytes, const char* what) {
+    uint64_t before = allocated_.fetch_add(bytes);
+    if (memoryBudget_ != 0 && before + bytes > memoryBudget_) {
+        allocated_ -= bytes;
+        throw Error(std::string("GPU memory budget exceeded allocating ") + what + ": " + std::to_string(bytes) +
+                    " bytes requested, " + std::to_string(before) + " in use, budget " +
+                    std::to_string(memoryBudget_));
+    }
 }
 
 void Context::throwOnValidationMessages() {

@@ -1,6 +1,8 @@
 // The Vulkan context: instance, physical device, device and one compute queue.
 #pragma once
 
+#include <atomic>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -16,6 +18,10 @@ struct ContextOptions {
     // A device index or a substring of its name; empty picks a discrete GPU
     // first and falls back to others (lavapipe). SCULPTFLOW_DEVICE overrides it.
     std::string device;
+    // Device memory the solver may allocate, in bytes; 0 = no limit beyond the
+    // device's own. An allocation past it fails with a clear error before any
+    // dispatch (and simulates running out of memory in tests).
+    uint64_t memoryBudget = 0;
 };
 
 // Created headless: owns every handle it creates and destroys them in order.
@@ -43,6 +49,12 @@ public:
     uint32_t memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
                         VkMemoryPropertyFlags preferred = 0) const;
 
+    // Accounts an allocation against ContextOptions::memoryBudget; throws
+    // sculptflow::Error (naming `what`) past it. release() gives it back.
+    void reserveMemory(uint64_t bytes, const char* what);
+    void releaseMemory(uint64_t bytes) { allocated_ -= bytes; }
+    uint64_t allocatedMemory() const { return allocated_; }
+
     // Throws sculptflow::Error listing what the validation layers reported since
     // the last call, if anything; clears the list.
     void throwOnValidationMessages();
@@ -66,6 +78,9 @@ private:
     VkDevice device_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
     VkQueue queue_ = VK_NULL_HANDLE;
+
+    uint64_t memoryBudget_ = 0;
+    std::atomic<uint64_t> allocated_{0};
 
     std::mutex messagesMutex_; // layers may call back from any thread
     std::vector<std::string> messages_;

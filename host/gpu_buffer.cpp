@@ -8,8 +8,10 @@
 
 namespace sculptflow {
 
-GpuBuffer::GpuBuffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage)
-    : device_(context.device()), size_(size) {
+GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what)
+    : context_(&context), device_(context.device()), size_(size) {
+    context.reserveMemory(size, what); // before any Vulkan call: nothing to undo if refused
+    reserved_ = size;
     try {
         VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
         info.size = size;
@@ -40,7 +42,9 @@ GpuBuffer::GpuBuffer(GpuBuffer&& other) noexcept { *this = std::move(other); }
 GpuBuffer& GpuBuffer::operator=(GpuBuffer&& other) noexcept {
     if (this != &other) {
         release();
+        context_ = std::exchange(other.context_, nullptr);
         device_ = std::exchange(other.device_, VK_NULL_HANDLE);
+        reserved_ = std::exchange(other.reserved_, 0);
         buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
         memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
         size_ = std::exchange(other.size_, 0);
@@ -52,6 +56,8 @@ GpuBuffer& GpuBuffer::operator=(GpuBuffer&& other) noexcept {
 void GpuBuffer::release() {
     if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
     if (memory_) vkFreeMemory(device_, memory_, nullptr); // unmaps implicitly
+    if (context_ && reserved_) context_->releaseMemory(reserved_);
+    reserved_ = 0;
     buffer_ = VK_NULL_HANDLE;
     memory_ = VK_NULL_HANDLE;
     mapped_ = nullptr;

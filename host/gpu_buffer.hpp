@@ -12,7 +12,8 @@ class Context;
 class GpuBuffer {
 public:
     GpuBuffer() = default;
-    GpuBuffer(const Context& context, VkDeviceSize size, VkBufferUsageFlags usage);
+    // `what` names the buffer in errors (an exceeded memory budget, say).
+    GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what = "a buffer");
     ~GpuBuffer();
     GpuBuffer(GpuBuffer&& other) noexcept;
     GpuBuffer& operator=(GpuBuffer&& other) noexcept;
@@ -26,7 +27,9 @@ public:
 private:
     void release();
 
+    Context* context_ = nullptr;
     VkDevice device_ = VK_NULL_HANDLE;
+    VkDeviceSize reserved_ = 0; // counted against the context's memory budget
     VkBuffer buffer_ = VK_NULL_HANDLE;
     VkDeviceMemory memory_ = VK_NULL_HANDLE;
     VkDeviceSize size_ = 0;

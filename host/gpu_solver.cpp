@@ -21,10 +21,10 @@ VkDeviceSize positionBytes(size_t vertices) { return std::max<VkDeviceSize>(12 *
 
 } // namespace
 
-GpuMesh::GpuMesh(const Context& context, std::span<const glm::vec3> positions)
+GpuMesh::GpuMesh(Context& context, std::span<const glm::vec3> positions)
     : vertexCount_(positions.size()),
-      input_(context, positionBytes(positions.size()), kStorage),
-      output_(context, positionBytes(positions.size()), kStorage) {
+      input_(context, positionBytes(positions.size()), kStorage, "mesh input positions"),
+      output_(context, positionBytes(positions.size()), kStorage, "mesh output positions") {
     static_assert(sizeof(glm::vec3) == 12);
     std::memcpy(input_.mapped(), positions.data(), positions.size_bytes());
     std::memcpy(output_.mapped(), positions.data(), positions.size_bytes());
@@ -44,9 +44,10 @@ std::vector<VertexStatistics> GpuMesh::readStatistics() const {
     return out;
 }
 
-const GpuBuffer& GpuMesh::statisticsBuffer(const Context& context) {
+const GpuBuffer& GpuMesh::statisticsBuffer(Context& context) {
     if (!statistics_.handle())
-        statistics_ = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount_, 16), kStorage);
+        statistics_ = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount_, 16), kStorage,
+                                "per-vertex statistics");
     return statistics_;
 }
 

@@ -21,7 +21,7 @@ namespace sculptflow {
 // asked for them, per-vertex statistics (16 bytes a vertex).
 class GpuMesh {
 public:
-    GpuMesh(const Context& context, std::span<const glm::vec3> positions);
+    GpuMesh(Context& context, std::span<const glm::vec3> positions);
 
     size_t vertexCount() const { return vertexCount_; }
     VkBuffer inputBuffer() const { return input_.handle(); }
@@ -34,7 +34,7 @@ public:
 
 private:
     friend class GpuSolver;
-    const GpuBuffer& statisticsBuffer(const Context& context);
+    const GpuBuffer& statisticsBuffer(Context& context);
 
     size_t vertexCount_;
     GpuBuffer input_;

@@ -1,0 +1,66 @@
+// Resource faults: an exhausted memory budget and a machine without a Vulkan
+// driver give clear errors, and the mesh is never corrupted.
+#include <cstdlib>
+#include <optional>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "default_case.hpp"
+#include "error.hpp"
+#include "gpu_solver.hpp"
+#include "test_support.hpp"
+
+namespace sculptflow {
+namespace {
+
+std::vector<glm::vec3> sphere(const Move& move, int subdivisions) {
+    return icosphere(subdivisions, glm::vec3(move.tools[0].origin), float(0.3 * move.tools[0].outerRadius))
+        .positions;
+}
+
+TEST(GpuFaults, ExhaustedMemoryBudgetFailsBeforeDispatchAndKeepsTheMesh) {
+    const Move move = moveToolMotion(defaultStroke());
+    const std::vector<glm::vec3> start = sphere(move, 3); // 642 vertices: 7,704 bytes per position buffer
+    // Room for the solver's own buffers and the mesh, not for its statistics (10,272 bytes).
+    Context context(ContextOptions{.validation = true, .memoryBudget = 400 + 16 + 2 * 7704 + 4000});
+    GpuSolver solver(context);
+    GpuMesh mesh(context, start);
+    EXPECT_TRUE(test::failsWith([&] { solver.run(mesh, move, SolverOptions{}, /*statistics=*/true); },
+                                {"memory budget", "statistics"}));
+    EXPECT_EQ(mesh.readPositions(), start) << "a refused dispatch changed the mesh";
+
+    GpuRun run = solver.run(mesh, move, SolverOptions{}, /*statistics=*/false); // fits
+    EXPECT_GT(glm::length(mesh.readPositions()[0] - start[0]), 1.0f);
+    EXPECT_EQ(run.report.vertices, 0u);
+
+    const std::vector<glm::vec3> large = sphere(move, 5);
+    EXPECT_TRUE(test::failsWith([&] { GpuMesh tooLarge(context, large); }, {"memory budget", "mesh input"}));
+    EXPECT_NO_THROW(context.throwOnValidationMessages());
+}
+
+// Sets an environment variable for one scope.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        setenv(name, value, 1);
+    }
+    ~ScopedEnv() {
+        if (old_) setenv(name_, old_->c_str(), 1);
+        else unsetenv(name_);
+    }
+
+private:
+    const char* name_;
+    std::optional<std::string> old_;
+};
+
+TEST(GpuFaults, NoVulkanDriverIsSaidPlainly) {
+    ScopedEnv icd("VK_ICD_FILENAMES", "/nonexistent/icd.json");
+    ScopedEnv driver("VK_DRIVER_FILES", "/nonexistent/icd.json");
+    EXPECT_TRUE(test::failsWith([] { Context context; }, {"no Vulkan driver"}));
+}
+
+} // namespace
+} // namespace sculptflow
