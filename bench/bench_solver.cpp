@@ -54,24 +54,6 @@ const Move* workloadMove(Workload workload, std::string& why) {
     return recorded ? &*recorded : nullptr;
 }
 
-// `count` points uniform in a ball of twice the first tool's outer radius around
-// its tip at pose A. Deterministic: a fixed seed, one draw per statement.
-std::vector<glm::vec3> ballAroundTip(const ToolMotion& tool, size_t count) {
-    std::mt19937 rng(12345);
-    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-    const glm::vec3 center(tool.origin);
-    const float radius = 2.0f * float(tool.outerRadius);
-    std::vector<glm::vec3> points;
-    points.reserve(count);
-    while (points.size() < count) {
-        glm::vec3 p;
-        p.x = unit(rng);
-        p.y = unit(rng);
-        p.z = unit(rng);
-        if (glm::dot(p, p) <= 1.0f) points.push_back(center + radius * p);
-    }
-    return points;
-}
 
 const std::vector<glm::vec3>& vertices(Workload workload, const Move& move, int64_t count) {
     static std::map<std::pair<Workload, int64_t>, std::vector<glm::vec3>> cache;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <random>
 #include <numbers>
 #include <utility>
 
@@ -86,6 +87,23 @@ Mesh icosphere(int subdivisions, const glm::vec3& center, float radius) {
 Mesh defaultMesh(const Stroke& stroke) {
     const ToolStroke& tool = stroke.tools.front();
     return icosphere(5, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
+}
+
+std::vector<glm::vec3> ballAroundTip(const ToolMotion& tool, size_t count, float radiusFactor, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+    const glm::vec3 center(tool.origin);
+    const float radius = radiusFactor * float(tool.outerRadius);
+    std::vector<glm::vec3> points;
+    points.reserve(count);
+    while (points.size() < count) { // rejection sampling of the unit ball
+        glm::vec3 p;
+        p.x = unit(rng); // one draw per statement: the order is then defined
+        p.y = unit(rng);
+        p.z = unit(rng);
+        if (glm::dot(p, p) <= 1.0f) points.push_back(center + radius * p);
+    }
+    return points;
 }
 
 } // namespace sculptflow

@@ -1,7 +1,11 @@
 // The built-in default case: a stroke the project writes itself and a sphere at the tool tip.
 #pragma once
 
+#include <cstdint>
+#include <vector>
+
 #include "mesh.hpp"
+#include "motion.hpp"
 #include "stroke.hpp"
 
 namespace sculptflow {
@@ -17,5 +21,11 @@ Mesh icosphere(int subdivisions, const glm::vec3& center, float radius);
 // The default mesh for a stroke: a 10,242-vertex icosphere around the first tool's
 // tip at pose A, of radius 0.3 × its outer radius (world units).
 Mesh defaultMesh(const Stroke& stroke);
+
+// `count` points uniform in a ball of `radiusFactor` × the tool's outer radius
+// around its tip at pose A (voxels): the benchmarks' workload. Deterministic for a
+// seed, and the first n points of a larger set are the set of n.
+std::vector<glm::vec3> ballAroundTip(const ToolMotion& tool, size_t count, float radiusFactor = 2.0f,
+                                     uint32_t seed = 12345);
 
 } // namespace sculptflow

@@ -29,17 +29,9 @@ SolverOptions optionsFor(Method method) {
     return options;
 }
 
-// Random points in a ball around the tool tip, out to twice the tool's radius.
+// Random points in a ball of twice the tool's radius around its tip.
 std::vector<glm::vec3> randomBall(const ToolMotion& tool, size_t count, unsigned seed) {
-    std::mt19937 rng(seed);
-    std::normal_distribution<float> gauss;
-    std::uniform_real_distribution<float> unit(0.0f, 1.0f);
-    std::vector<glm::vec3> points(count);
-    for (glm::vec3& p : points) {
-        glm::vec3 dir = glm::normalize(glm::vec3(gauss(rng), gauss(rng), gauss(rng)) + 1e-6f);
-        p = glm::vec3(tool.origin) + dir * (2.0f * float(tool.outerRadius) * std::cbrt(unit(rng)));
-    }
-    return points;
+    return ballAroundTip(tool, count, 2.0f, seed);
 }
 
 std::vector<glm::vec3> spheresAroundTip(const ToolMotion& tool) {

@@ -164,8 +164,8 @@ TEST(WorkPrecision, ThroughputSmoke) {
 TEST(WorkPrecision, BallAroundTipIsInsideTwoRadiiAndPrefixStable) {
     const Move move = moveToolMotion(defaultStroke());
     const ToolMotion& tool = move.tools.front();
-    const std::vector<glm::vec3> small = cli::ballAroundTip(tool, 100);
-    const std::vector<glm::vec3> large = cli::ballAroundTip(tool, 1000);
+    const std::vector<glm::vec3> small = ballAroundTip(tool, 100);
+    const std::vector<glm::vec3> large = ballAroundTip(tool, 1000);
     ASSERT_EQ(small.size(), 100u);
     EXPECT_TRUE(std::equal(small.begin(), small.end(), large.begin()));
     for (const glm::vec3& p : large)

@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "cpu_solver.hpp"
+#include "default_case.hpp"
 #include "error.hpp"
 
 namespace sculptflow::cli {
@@ -60,22 +61,6 @@ std::string rateText(double rate) {
 
 } // namespace
 
-std::vector<glm::vec3> ballAroundTip(const ToolMotion& tool, size_t count) {
-    std::mt19937 rng(12345);
-    std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-    const glm::vec3 center(tool.origin);
-    const float radius = 2.0f * float(tool.outerRadius);
-    std::vector<glm::vec3> points;
-    points.reserve(count);
-    while (points.size() < count) {
-        glm::vec3 p;
-        p.x = unit(rng); // one draw per statement: the order is then defined
-        p.y = unit(rng);
-        p.z = unit(rng);
-        if (glm::dot(p, p) <= 1.0f) points.push_back(center + radius * p);
-    }
-    return points;
-}
 
 Throughput measureThroughput(const Move& move, GpuSolver* gpu, const ThroughputOptions& options) {
     if (move.tools.empty()) throw Error("bench: the move has no tools to place the workload around");

@@ -16,11 +16,6 @@
 
 namespace sculptflow::cli {
 
-// `count` points uniform in a ball of twice the tool's outer radius around its tip
-// at pose A (voxels). A fixed seed: the first n points of a larger set are the
-// set of n, so every size draws from one sequence.
-std::vector<glm::vec3> ballAroundTip(const ToolMotion& tool, size_t count);
-
 struct ThroughputOptions {
     std::vector<Method> methods{Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
     std::vector<size_t> sizes{10'000, 100'000, 1'000'000, 2'000'000};
