@@ -8,7 +8,6 @@
 #include <cstdio>
 #include <limits>
 #include <memory>
-#include <random>
 #include <thread>
 
 #include "cpu_solver.hpp"
