@@ -130,12 +130,7 @@ void addDeformCommand(CLI::App& app) {
     cmd->add_option("--backend", args->backend, "gpu (Vulkan; SCULPTFLOW_DEVICE picks the device) or cpu")
         ->check(CLI::IsMember({"gpu", "cpu"}))
         ->capture_default_str();
-    cmd->add_option("--method", args->method, "rk4, rk4dbl, bs32 or dp45")
-        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
-        ->capture_default_str();
-    cmd->add_option("--tol", args->tolerance, "Tolerance in voxels")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
+    addMethodOptions(*cmd, args->method, args->tolerance);
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--out", args->outPath, "Deformed mesh (.obj or .ply), in the input's units");

@@ -18,6 +18,13 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
         ->check(CLI::IsMember({"kelvinlet", "affine"}));
 }
 
+void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note) {
+    command.add_option("--method", method, "rk4, rk4dbl, bs32 or dp45" + (note.empty() ? "" : " (" + note + ")"))
+        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
+        ->capture_default_str();
+    command.add_option("--tol", tolerance, "Tolerance in voxels")->check(CLI::PositiveNumber)->capture_default_str();
+}
+
 MoveInputs loadMoveInputs(const MoveInputArgs& args) {
     MoveInputs in;
     StrokeReadOptions readOptions;

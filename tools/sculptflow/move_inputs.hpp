@@ -22,6 +22,9 @@ struct MoveInputArgs {
 // Adds --mesh, --stroke, --voxel-size and --kind to a subcommand.
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args);
 
+// Adds --method (rk4|rk4dbl|bs32|dp45; `note` is appended to its help) and --tol.
+void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note = "");
+
 struct MoveInputs {
     Mesh mesh;                       // input units
     Stroke stroke;

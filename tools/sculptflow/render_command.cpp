@@ -146,10 +146,7 @@ void addRenderCommand(CLI::App& app) {
     cmd->add_option("--backend", args->backend, "Solve on the gpu (Vulkan) or the cpu reference")
         ->check(CLI::IsMember({"gpu", "cpu"}))
         ->capture_default_str();
-    cmd->add_option("--method", args->method, "rk4, rk4dbl, bs32 or dp45")
-        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
-        ->capture_default_str();
-    cmd->add_option("--tol", args->tolerance, "Tolerance in voxels")->check(CLI::PositiveNumber)->capture_default_str();
+    addMethodOptions(*cmd, args->method, args->tolerance);
     cmd->add_option("--color", args->color,
                     "shaded (clay), or a heat map: evaluations, flags or displacement (voxels)")
         ->check(CLI::IsMember({"shaded", "evaluations", "flags", "displacement"}))

@@ -146,10 +146,7 @@ void addTuneCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "tune", "Validate once, then again on every shader or parameter save (with --watch)");
     addMoveInputOptions(*cmd, args->inputs);
-    cmd->add_option("--method", args->method, "rk4, rk4dbl, bs32 or dp45 (the params file may override)")
-        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
-        ->capture_default_str();
-    cmd->add_option("--tol", args->tolerance, "Tolerance in voxels")->check(CLI::PositiveNumber)->capture_default_str();
+    addMethodOptions(*cmd, args->method, args->tolerance, "the params file may override it");
     cmd->add_flag("--watch", args->watch, "Keep running; re-run on every save until Ctrl-C");
     cmd->add_option("--shaders", args->shadersDir,
                     "Shader directory to compile and hot-reload (see `sculptflow shaders export`)")

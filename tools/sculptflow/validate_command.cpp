@@ -148,14 +148,9 @@ void addValidateCommand(CLI::App& app) {
         "Run a move on the GPU and check it against the CPU reference and the double ground truth; "
         "exits 1 when a check fails");
     addMoveInputOptions(*cmd, args->inputs);
-    cmd->add_option("--method", args->method,
-                    "rk4, rk4dbl, bs32 or dp45 (rk4 takes fixed steps without error control, so "
-                    "it rarely meets a truth threshold equal to --tol)")
-        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
-        ->capture_default_str();
-    cmd->add_option("--tol", args->tolerance, "Tolerance in voxels")
-        ->check(CLI::PositiveNumber)
-        ->capture_default_str();
+    addMethodOptions(*cmd, args->method, args->tolerance,
+                     "rk4 takes fixed steps without error control, so it rarely meets a truth threshold "
+                     "equal to --tol");
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--reference-threshold", args->referenceThreshold,
