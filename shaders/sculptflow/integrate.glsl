@@ -90,8 +90,9 @@ VertexResult integrateVertex(vec3 x0) {
                 haveK1 = false; // the field changes at a breakpoint
                 if (fixedStepMethod) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
             }
-        } else if (atMinimum) {
-            result.flags |= kFlagNonFinite; // not finite even at the smallest step
+        } else if (atMinimum || (fixedStepMethod && !finiteStep)) {
+            // Not finite even at the smallest step, or at a fixed step that will not shrink.
+            result.flags |= kFlagNonFinite;
             return result;
         } else {
             result.rejectedSteps += 1u;
