@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "error.hpp"
+#include "deform_recorder.hpp"
 #include "kernel_tools.hpp"
 #include "vulkan_check.hpp"
 
@@ -133,27 +134,14 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
     }
     vkUpdateDescriptorSets(device, 4, writes, 0, nullptr);
 
-    DeformVariant variant{kernel.solverMethod, kernel.solverMaxIterations, statistics};
-    VkPipeline pipeline = pipelines_.pipeline(variant);
-
     SF_VK_CHECK(vkResetCommandBuffer(commands_, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     SF_VK_CHECK(vkBeginCommandBuffer(commands_, &begin));
     vkCmdResetQueryPool(commands_, timestamps_, 0, 2);
     vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
-    vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline);
-    vkCmdBindDescriptorSets(commands_, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines_.layout(), 0, 1,
-                            &descriptorSet_, 0, nullptr);
-    // One dispatch covers at most maxComputeWorkGroupCount[0] workgroups.
-    const uint64_t perDispatch =
-        uint64_t(context_.properties().limits.maxComputeWorkGroupCount[0]) * kDeformWorkgroupSize;
-    for (uint64_t first = 0; first < mesh.vertexCount(); first += perDispatch) {
-        uint32_t count = uint32_t(std::min<uint64_t>(perDispatch, mesh.vertexCount() - first));
-        DeformPushConstants push{kernel.settings, {uint32_t(first), count, 0, 3, 0, 3}};
-        vkCmdPushConstants(commands_, pipelines_.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        vkCmdDispatch(commands_, (count + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize, 1, 1);
-    }
+    const DeformBinding binding{descriptorSet_, {0, 0, 0, 3, 0, 3}};
+    recordDeform(commands_, context_, pipelines_, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount()));
     vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
