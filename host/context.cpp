@@ -116,7 +116,10 @@ Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBu
             throw Error("no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); "
                         "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)");
         SF_VK_CHECK(created);
-        volkLoadInstanceOnly(instance_);
+        // Device functions through the loader's dispatch, never volkLoadDevice's
+        // direct pointers: those are global and would bind every Context (and a
+        // renderer in the same process) to one device.
+        volkLoadInstance(instance_);
         if (validation) SF_VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_));
 
         uint32_t count = 0;
@@ -125,9 +128,8 @@ Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBu
         SF_VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, devices.data()));
         const char* selector = std::getenv("SCULPTFLOW_DEVICE");
         physicalDevice_ = chooseDevice(devices, selector && *selector ? selector : options.device);
-        vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);
-        vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &memory_);
         queueFamily_ = *computeQueueFamily(physicalDevice_);
+        loadProperties();
 
         const float priority = 1.0f;
         VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
@@ -138,7 +140,6 @@ Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBu
         deviceInfo.queueCreateInfoCount = 1;
         deviceInfo.pQueueCreateInfos = &queueInfo;
         SF_VK_CHECK(vkCreateDevice(physicalDevice_, &deviceInfo, nullptr, &device_));
-        volkLoadDevice(device_);
         vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
     } catch (...) {
         destroy();
@@ -146,11 +147,47 @@ Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBu
     }
 }
 
+Context::Context(const AdoptedDevice& adopted, uint64_t memoryBudget)
+    : instance_(adopted.instance),
+      physicalDevice_(adopted.physicalDevice),
+      device_(adopted.device),
+      queueFamily_(adopted.queueFamily),
+      queue_(adopted.queue),
+      adopted_(true),
+      memoryBudget_(memoryBudget) {
+    if (!adopted.instance || !adopted.physicalDevice || !adopted.device || !adopted.queue)
+        throw Error("adopting a device: instance, physicalDevice, device and queue must all be given");
+    if (adopted.getInstanceProcAddr) {
+        volkInitializeCustom(adopted.getInstanceProcAddr);
+    } else if (volkInitialize() != VK_SUCCESS) {
+        throw Error("no Vulkan loader found (libvulkan.so.1) to adopt the renderer's device with");
+    }
+    volkLoadInstance(instance_); // dispatch through the loader, as above
+    loadProperties();
+    if (!(queueFlags_ & VK_QUEUE_COMPUTE_BIT))
+        throw Error("adopting a device: queue family " + std::to_string(queueFamily_) + " has no compute support");
+    if (properties_.apiVersion < VK_API_VERSION_1_2)
+        throw Error(std::string("adopting a device: ") + properties_.deviceName + " is older than Vulkan 1.2");
+}
+
+void Context::loadProperties() {
+    vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);
+    vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &memory_);
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &count, families.data());
+    if (queueFamily_ >= count)
+        throw Error("queue family " + std::to_string(queueFamily_) + " does not exist on this device");
+    queueFlags_ = families[queueFamily_].queueFlags;
+}
+
 Context::~Context() { destroy(); }
 
 int Context::lateValidationMessages() { return gLateValidationMessages.load(); }
 
 void Context::destroy() {
+    if (adopted_) return; // the renderer's objects: never ours to destroy
     if (device_) vkDestroyDevice(device_, nullptr);
     // Leaks are reported while the device is destroyed: too late to throw.
     std::lock_guard lock(messagesMutex_);

@@ -24,13 +24,31 @@ struct ContextOptions {
     uint64_t memoryBudget = 0;
 };
 
-// Created headless: owns every handle it creates and destroys them in order.
+// A renderer's Vulkan objects, for a Context that adopts them (see Context).
+struct AdoptedDevice {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE; // created with at least one queue of queueFamily
+    uint32_t queueFamily = 0;         // must support compute
+    VkQueue queue = VK_NULL_HANDLE;   // of queueFamily
+    // The renderer's loader entry point; null: volk opens libvulkan.so.1 itself.
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+};
+
+// Either created headless, owning every handle it creates and destroying them in
+// order; or adopting a renderer's instance, device and queue, which it then
+// neither creates nor destroys (nor reports validation messages for: the
+// renderer's own messenger gets them). Device functions go through the Vulkan
+// loader's dispatch, so several contexts and a renderer can share a process.
 // Not copyable or movable: the validation messenger points at it. Its handles
 // may be used from any thread, but Vulkan's external synchronisation rules
 // apply to the queue.
 class Context {
 public:
     explicit Context(const ContextOptions& options = {});
+    // Adopts the renderer's objects; they must outlive the Context and every
+    // sculptflow object made from it. memoryBudget as in ContextOptions.
+    explicit Context(const AdoptedDevice& adopted, uint64_t memoryBudget = 0);
     ~Context();
     Context(const Context&) = delete;
     Context& operator=(const Context&) = delete;
@@ -43,6 +61,10 @@ public:
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
     std::string deviceName() const { return properties_.deviceName; }
     bool validationEnabled() const { return messenger_ != VK_NULL_HANDLE; }
+    bool adopted() const { return adopted_; }
+    // The queue family's capabilities: record() adds vertex-stage barriers only
+    // on a queue that has VK_QUEUE_GRAPHICS_BIT.
+    VkQueueFlags queueFlags() const { return queueFlags_; }
 
     // A memory type with all `required` flags, preferring one that also has
     // `preferred`. Throws sculptflow::Error when none fits.
@@ -69,6 +91,7 @@ private:
                                                    const VkDebugUtilsMessengerCallbackDataEXT* data,
                                                    void* self);
     void destroy();
+    void loadProperties();
 
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
@@ -78,6 +101,8 @@ private:
     VkDevice device_ = VK_NULL_HANDLE;
     uint32_t queueFamily_ = 0;
     VkQueue queue_ = VK_NULL_HANDLE;
+    VkQueueFlags queueFlags_ = 0;
+    bool adopted_ = false;
 
     uint64_t memoryBudget_ = 0;
     std::atomic<uint64_t> allocated_{0};

@@ -1,4 +1,4 @@
-// Host-visible buffers: create, bind, map, and free in reverse order.
+// Buffers with their own memory: create, bind, map, and free in reverse order.
 #include "gpu_buffer.hpp"
 
 #include <utility>
@@ -8,7 +8,8 @@
 
 namespace sculptflow {
 
-GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what)
+GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what,
+                     BufferMemory memory)
     : context_(&context), device_(context.device()), size_(size) {
     context.reserveMemory(size, what); // before any Vulkan call: nothing to undo if refused
     reserved_ = size;
@@ -22,13 +23,15 @@ GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usa
         vkGetBufferMemoryRequirements(device_, buffer_, &requirements);
         VkMemoryAllocateInfo allocation{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         allocation.allocationSize = requirements.size;
-        allocation.memoryTypeIndex = context.memoryType(
-            requirements.memoryTypeBits,
-            VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
-            VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        const bool hostVisible = memory == BufferMemory::HostVisible;
+        allocation.memoryTypeIndex =
+            hostVisible ? context.memoryType(requirements.memoryTypeBits,
+                                             VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
+                                             VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
+                        : context.memoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
         SF_VK_CHECK(vkAllocateMemory(device_, &allocation, nullptr, &memory_));
         SF_VK_CHECK(vkBindBufferMemory(device_, buffer_, memory_, 0));
-        SF_VK_CHECK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
+        if (hostVisible) SF_VK_CHECK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
     } catch (...) {
         release();
         throw;

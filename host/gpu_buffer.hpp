@@ -1,4 +1,4 @@
-// A buffer in host-visible memory, mapped for its whole life.
+// A Vulkan buffer with its own memory, host-visible or device-local.
 #pragma once
 
 #include <volk.h>
@@ -7,13 +7,20 @@ namespace sculptflow {
 
 class Context;
 
-// Host-visible and coherent (device-local too where the device offers it), so
-// the headless path uploads and reads back through the mapping. Move-only.
+// Where a buffer lives: host-visible memory is mapped for its whole life.
+enum class BufferMemory {
+    HostVisible, // and coherent; device-local too where the device offers it
+    DeviceLocal, // not mapped: filled by the GPU (copies, vkCmdUpdateBuffer, shaders)
+};
+
+// A buffer and its own memory. The headless path uploads and reads back through
+// the mapping; the renderer's path keeps per-frame data device-local. Move-only.
 class GpuBuffer {
 public:
     GpuBuffer() = default;
     // `what` names the buffer in errors (an exceeded memory budget, say).
-    GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what = "a buffer");
+    GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what = "a buffer",
+              BufferMemory memory = BufferMemory::HostVisible);
     ~GpuBuffer();
     GpuBuffer(GpuBuffer&& other) noexcept;
     GpuBuffer& operator=(GpuBuffer&& other) noexcept;
@@ -22,7 +29,7 @@ public:
 
     VkBuffer handle() const { return buffer_; }
     VkDeviceSize size() const { return size_; }
-    void* mapped() const { return mapped_; }
+    void* mapped() const { return mapped_; } // null for BufferMemory::DeviceLocal
 
 private:
     void release();

@@ -19,15 +19,11 @@ glm::dvec3 rotationVector(const glm::dquat& qA, const glm::dquat& qB) {
     return axis * (angle / sinHalf);
 }
 
-ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSize) {
-    if (a >= tool.poses.size() || b >= tool.poses.size())
-        throw Error("toolMotion: pose index out of range");
+ToolMotion toolMotion(const ToolStroke& tool, const Pose& poseA, const Pose& poseB, double voxelSize) {
     if (!(voxelSize > 0.0) || !std::isfinite(voxelSize))
         throw Error("toolMotion: voxel size must be positive and finite");
-    const Pose& poseA = tool.poses[a];
-    const Pose& poseB = tool.poses[b];
-    auto require = [&](bool ok, const std::string& what) {
-        if (!ok) throw Error("toolMotion: poses " + std::to_string(a) + " → " + std::to_string(b) + ": " + what);
+    auto require = [](bool ok, const char* what) {
+        if (!ok) throw Error(std::string("toolMotion: ") + what);
     };
     require(poseB.time > poseA.time, "time must increase (τB ≤ τA)");
     for (const Pose* pose : {&poseA, &poseB}) {
@@ -47,6 +43,19 @@ ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSi
     m.stiffness = tool.stiffness;
     m.compressibility = tool.compressibility;
     return m;
+}
+
+ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSize) {
+    if (a >= tool.poses.size() || b >= tool.poses.size())
+        throw Error("toolMotion: pose index out of range");
+    try {
+        return toolMotion(tool, tool.poses[a], tool.poses[b], voxelSize);
+    } catch (const Error& e) {
+        std::string what = e.what();
+        const std::string prefix = "toolMotion: ";
+        if (what.rfind(prefix, 0) == 0) what.erase(0, prefix.size());
+        throw Error(prefix + "poses " + std::to_string(a) + " → " + std::to_string(b) + ": " + what);
+    }
 }
 
 Move moveToolMotion(const Stroke& stroke) {

@@ -38,6 +38,9 @@ glm::dvec3 rotationVector(const glm::dquat& qA, const glm::dquat& qB);
 
 // The motion of `tool` from pose `a` to pose `b` (indices), scaled to voxels.
 ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSize);
+// The same between two given poses; tool.poses is not read. Allocates nothing
+// unless it throws (the renderer's per-frame path calls it).
+ToolMotion toolMotion(const ToolStroke& tool, const Pose& a, const Pose& b, double voxelSize);
 
 // Move-tool mode: each tool's first pose to its last.
 Move moveToolMotion(const Stroke& stroke);

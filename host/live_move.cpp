@@ -1,0 +1,455 @@
+// The renderer's per-frame path: snapshot, chunk culling, solve, normals, restore.
+#include "live_move.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "error.hpp"
+#include "kernel_tools.hpp"
+#include "vertex_adjacency.hpp"
+#include "vulkan_check.hpp"
+
+namespace sculptflow {
+
+struct LiveMove::Span {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize begin = 0;          // bytes in the renderer's buffer
+    VkDeviceSize end = 0;
+    VkDeviceSize snapshotOffset = 0; // where it starts in the snapshot
+};
+
+namespace {
+
+constexpr uint32_t kTimestampRing = 8; // frames whose GPU time can be in flight at once
+constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+
+VkDeviceSize streamEnd(const VertexStream& stream, uint32_t vertices) {
+    return stream.offset + VkDeviceSize(vertices - 1) * stream.stride + 12;
+}
+
+void validateStream(const VertexStream& stream, uint32_t vertices, const std::string& name) {
+    if (!stream.buffer) throw Error("mesh." + name + ".buffer: no buffer given");
+    if (stream.offset % 4 != 0) throw Error("mesh." + name + ".offset: must be a multiple of 4 bytes");
+    if (stream.stride % 4 != 0 || stream.stride < 12)
+        throw Error("mesh." + name + ".stride: must be a multiple of 4 bytes and at least 12");
+    // The shaders address floats with 32-bit indices.
+    if (streamEnd(stream, vertices) / 4 > std::numeric_limits<uint32_t>::max())
+        throw Error("mesh." + name + ": the vertices reach past 16 GiB into the buffer");
+}
+
+// The chunks' vertex ranges must be disjoint and inside the mesh.
+void validateChunks(std::span<const MeshChunk> chunks, uint32_t vertices) {
+    std::vector<std::pair<uint32_t, uint32_t>> ranges;
+    for (size_t i = 0; i < chunks.size(); ++i) {
+        if (uint64_t(chunks[i].firstVertex) + chunks[i].vertexCount > vertices)
+            throw Error("mesh.chunks[" + std::to_string(i) + "]: vertices past the mesh's " +
+                        std::to_string(vertices));
+        ranges.emplace_back(chunks[i].firstVertex, chunks[i].vertexCount);
+    }
+    std::sort(ranges.begin(), ranges.end());
+    for (size_t i = 1; i < ranges.size(); ++i)
+        if (ranges[i - 1].first + ranges[i - 1].second > ranges[i].first)
+            throw Error("mesh.chunks: the chunks starting at vertices " + std::to_string(ranges[i - 1].first) +
+                        " and " + std::to_string(ranges[i].first) + " overlap");
+}
+
+void barrier(VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
+             VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
+    VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    memory.srcAccessMask = srcAccess;
+    memory.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+}
+
+constexpr VkPipelineStageFlags kOurStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
+constexpr VkAccessFlags kOurWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
+constexpr VkAccessFlags kOurAccesses = kOurWrites | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_UNIFORM_READ_BIT |
+                                       VK_ACCESS_TRANSFER_READ_BIT;
+constexpr VkAccessFlags kComputeAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+
+} // namespace
+
+LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
+    : context_(context),
+      options_(options),
+      vertexCount_(mesh.vertexCount),
+      hasNormals_(mesh.normals.buffer != VK_NULL_HANDLE),
+      positionStream_(mesh.positions),
+      normalStream_(mesh.normals),
+      deformPipelines_(context) {
+    validateSolverOptions(options.solver);
+    if (mesh.vertexCount == 0) throw Error("mesh.vertexCount: must be positive");
+    validateStream(mesh.positions, vertexCount_, "positions");
+    if (hasNormals_) {
+        validateStream(mesh.normals, vertexCount_, "normals");
+        if (mesh.triangles.empty()) throw Error("mesh.triangles: needed to recompute normals");
+    }
+    validateChunks(mesh.chunks, vertexCount_);
+
+    spans_.push_back({mesh.positions.buffer, mesh.positions.offset, streamEnd(mesh.positions, vertexCount_), 0});
+    if (hasNormals_) {
+        Span normals{mesh.normals.buffer, mesh.normals.offset, streamEnd(mesh.normals, vertexCount_), 0};
+        Span& positions = spans_.front();
+        if (normals.buffer == positions.buffer && normals.begin <= positions.end && positions.begin <= normals.end) {
+            positions.begin = std::min(positions.begin, normals.begin); // interleaved: one span
+            positions.end = std::max(positions.end, normals.end);
+        } else {
+            spans_.push_back(normals);
+        }
+    }
+    VkDeviceSize snapshotSize = 0;
+    for (Span& span : spans_) {
+        span.snapshotOffset = snapshotSize;
+        snapshotSize += (span.end - span.begin + 15) / 16 * 16;
+    }
+
+    if (mesh.chunks.empty()) {
+        const float inf = std::numeric_limits<float>::infinity();
+        chunks_.push_back({0, vertexCount_, {glm::vec3(-inf), glm::vec3(inf)}}); // always in reach
+    } else {
+        chunks_.assign(mesh.chunks.begin(), mesh.chunks.end());
+    }
+    dirty_.assign(chunks_.size(), 0);
+    restoring_.assign(chunks_.size(), 0);
+    copies_.reserve(chunks_.size() * spans_.size());
+    solvedChunks_.reserve(chunks_.size());
+    move_.tools.reserve(SF_MAX_TOOLS);
+    posesA_.reserve(SF_MAX_TOOLS);
+
+    try {
+        snapshot_ = GpuBuffer(context, snapshotSize,
+                              kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                              "the undeformed snapshot", BufferMemory::DeviceLocal);
+        tools_ = GpuBuffer(context, sizeof(ToolBlock),
+                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, "the tool block",
+                           BufferMemory::DeviceLocal);
+        noStatistics_ = GpuBuffer(context, 16, kStorage, "a placeholder", BufferMemory::DeviceLocal);
+        if (hasNormals_) {
+            VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
+            adjacencyStart_ = GpuBuffer(context, adjacency.start.size() * 4, kStorage, "the normals adjacency");
+            std::memcpy(adjacencyStart_.mapped(), adjacency.start.data(), adjacency.start.size() * 4);
+            adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(adjacency.pairs.size() * 8, 16), kStorage,
+                                        "the normals adjacency");
+            std::memcpy(adjacencyPairs_.mapped(), adjacency.pairs.data(), adjacency.pairs.size() * 8);
+            normalsPipeline_ = std::make_unique<NormalsPipeline>(context);
+        }
+        createDescriptors(mesh);
+        if (options_.timestamps) {
+            VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+            queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+            queryInfo.queryCount = 2 * kTimestampRing;
+            SF_VK_CHECK(vkCreateQueryPool(context.device(), &queryInfo, nullptr, &timestamps_));
+        }
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+LiveMove::~LiveMove() { release(); }
+
+void LiveMove::release() {
+    VkDevice device = context_.device();
+    if (timestamps_) vkDestroyQueryPool(device, timestamps_, nullptr);
+    if (descriptorPool_) vkDestroyDescriptorPool(device, descriptorPool_, nullptr);
+    timestamps_ = VK_NULL_HANDLE;
+    descriptorPool_ = VK_NULL_HANDLE;
+}
+
+void LiveMove::createDescriptors(const RendererMesh& mesh) {
+    VkDevice device = context_.device();
+    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 7}};
+    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    poolInfo.maxSets = 2;
+    poolInfo.poolSizeCount = 2;
+    poolInfo.pPoolSizes = sizes;
+    SF_VK_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &descriptorPool_));
+    auto allocate = [&](VkDescriptorSetLayout layout) {
+        VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        info.descriptorPool = descriptorPool_;
+        info.descriptorSetCount = 1;
+        info.pSetLayouts = &layout;
+        VkDescriptorSet set = VK_NULL_HANDLE;
+        SF_VK_CHECK(vkAllocateDescriptorSets(device, &info, &set));
+        return set;
+    };
+
+    // A renderer buffer is bound from its offset rounded down to the device's
+    // alignment; the shaders add the rest as a float offset.
+    const VkDeviceSize alignment = context_.properties().limits.minStorageBufferOffsetAlignment;
+    const VkDeviceSize maxRange = context_.properties().limits.maxStorageBufferRange;
+    auto bindStream = [&](const VertexStream& stream, const char* name, uint32_t& floatOffset) {
+        VkDescriptorBufferInfo info{stream.buffer, stream.offset / alignment * alignment, 0};
+        info.range = streamEnd(stream, vertexCount_) - info.offset;
+        if (info.range > maxRange)
+            throw Error(std::string("mesh.") + name + ": " + std::to_string(info.range) +
+                        " bytes exceed the device's maxStorageBufferRange; split the mesh");
+        floatOffset = uint32_t((stream.offset - info.offset) / 4);
+        return info;
+    };
+    uint32_t positionFloatOffset = 0;
+    const VkDescriptorBufferInfo positions = bindStream(mesh.positions, "positions", positionFloatOffset);
+    const uint32_t positionStride = mesh.positions.stride / 4;
+    const uint32_t snapshotFloatOffset =
+        uint32_t((spans_.front().snapshotOffset + mesh.positions.offset - spans_.front().begin) / 4);
+
+    deformBinding_.set = allocate(deformPipelines_.setLayout());
+    deformBinding_.layout = {0, 0, snapshotFloatOffset, positionStride, positionFloatOffset, positionStride};
+    const VkDescriptorBufferInfo deformBuffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
+                                                    {snapshot_.handle(), 0, VK_WHOLE_SIZE},
+                                                    positions,
+                                                    {noStatistics_.handle(), 0, VK_WHOLE_SIZE}};
+    VkWriteDescriptorSet writes[8];
+    for (uint32_t i = 0; i < 4; ++i) {
+        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        writes[i].dstSet = deformBinding_.set;
+        writes[i].dstBinding = i;
+        writes[i].descriptorCount = 1;
+        writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[i].pBufferInfo = &deformBuffers[i];
+    }
+    uint32_t writeCount = 4;
+
+    VkDescriptorBufferInfo normalsBuffers[4];
+    if (hasNormals_) {
+        normalsSet_ = allocate(normalsPipeline_->setLayout());
+        uint32_t normalFloatOffset = 0;
+        normalsBuffers[0] = positions;
+        normalsBuffers[1] = {adjacencyStart_.handle(), 0, VK_WHOLE_SIZE};
+        normalsBuffers[2] = {adjacencyPairs_.handle(), 0, VK_WHOLE_SIZE};
+        normalsBuffers[3] = bindStream(mesh.normals, "normals", normalFloatOffset);
+        normalsLayout_ = {0, 0, positionFloatOffset, positionStride, normalFloatOffset, mesh.normals.stride / 4};
+        for (uint32_t i = 0; i < 4; ++i) {
+            VkWriteDescriptorSet& w = writes[writeCount++];
+            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = normalsSet_;
+            w.dstBinding = i;
+            w.descriptorCount = 1;
+            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w.pBufferInfo = &normalsBuffers[i];
+        }
+    }
+    vkUpdateDescriptorSets(device, writeCount, writes, 0, nullptr);
+}
+
+void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) {
+    if (state_ == State::Moving) throw Error("begin: a move is open; commit() or cancel() it first");
+    if (snapshotPending_ || solvePending_ || std::find(restoring_.begin(), restoring_.end(), 1) != restoring_.end())
+        throw Error("begin: record() the previous move's last frame first");
+    if (tools.tools.empty() || tools.tools.size() > SF_MAX_TOOLS)
+        throw Error("begin: " + std::to_string(tools.tools.size()) + " tools; 1 to " +
+                    std::to_string(SF_MAX_TOOLS) + " are supported");
+    if (posesA.size() != tools.tools.size())
+        throw Error("begin: " + std::to_string(posesA.size()) + " poses for " + std::to_string(tools.tools.size()) +
+                    " tools");
+    // A still pose B validates the tools and picks the pipeline, built here, not in a frame.
+    Move probe;
+    for (size_t i = 0; i < posesA.size(); ++i) {
+        Pose still = posesA[i];
+        still.time += 1.0;
+        probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
+    }
+    const kernel::Kernel kernel = makeKernel(probe, options_.solver);
+    deformPipelines_.pipeline(deformVariant(kernel, false));
+
+    toolSettings_ = tools;
+    posesA_.assign(posesA.begin(), posesA.end());
+    move_ = std::move(probe);
+    kernel_ = kernel;
+    std::fill(dirty_.begin(), dirty_.end(), 0);
+    state_ = State::Moving;
+    snapshotPending_ = true;
+}
+
+bool LiveMove::update(std::span<const Pose> posesB) noexcept {
+    try {
+        if (state_ != State::Moving) throw Error("update: no move is open; begin() first");
+        if (posesB.size() != posesA_.size())
+            throw Error("update: " + std::to_string(posesB.size()) + " poses for " +
+                        std::to_string(posesA_.size()) + " tools");
+        for (size_t i = 0; i < posesB.size(); ++i)
+            move_.tools[i] = toolMotion(toolSettings_.tools[i], posesA_[i], posesB[i], toolSettings_.voxelSize);
+        const kernel::Kernel kernel = makeKernel(move_, options_.solver);
+        kernel_ = kernel;
+    } catch (const std::exception& e) {
+        lastError_ = e.what();
+        return false;
+    }
+    // Chunks the tools reach are solved; chunks solved before and out of reach now go back.
+    solvedChunks_.clear();
+    for (uint32_t c = 0; c < chunks_.size(); ++c) {
+        if (boxInReach(kernel_, chunks_[c].bounds)) {
+            solvedChunks_.push_back(c); // capacity reserved: no allocation
+            dirty_[c] = 1;
+            restoring_[c] = 0;
+        } else if (dirty_[c]) {
+            dirty_[c] = 0;
+            restoring_[c] = 1;
+        }
+    }
+    solvePending_ = true;
+    return true;
+}
+
+void LiveMove::commit() {
+    if (state_ != State::Moving) throw Error("commit: no move is open");
+    const float grow = displacementBound(kernel_);
+    for (size_t c = 0; c < chunks_.size(); ++c) {
+        if (!dirty_[c]) continue;
+        chunks_[c].bounds.min -= glm::vec3(grow);
+        chunks_[c].bounds.max += glm::vec3(grow);
+        dirty_[c] = 0;
+    }
+    state_ = State::Idle; // a pending solve is still recorded: it is the committed shape
+}
+
+void LiveMove::cancel() {
+    if (state_ != State::Moving) throw Error("cancel: no move is open");
+    state_ = State::Idle;
+    solvePending_ = false;
+    if (snapshotPending_) { // nothing was recorded, so nothing was written
+        snapshotPending_ = false;
+        std::fill(restoring_.begin(), restoring_.end(), 0);
+    } else {
+        for (size_t c = 0; c < chunks_.size(); ++c) restoring_[c] |= dirty_[c];
+    }
+    std::fill(dirty_.begin(), dirty_.end(), 0);
+}
+
+void LiveMove::setChunkBounds(size_t chunk, const Bounds& bounds) {
+    if (chunk >= chunks_.size())
+        throw Error("setChunkBounds: chunk " + std::to_string(chunk) + " of " + std::to_string(chunks_.size()));
+    chunks_[chunk].bounds = bounds;
+}
+
+RecordReport LiveMove::record(VkCommandBuffer commands) noexcept {
+    RecordReport report;
+    report.chunksTotal = uint32_t(chunks_.size());
+    const bool restoring = std::find(restoring_.begin(), restoring_.end(), 1) != restoring_.end();
+    if (!snapshotPending_ && !solvePending_ && !restoring) return report;
+    try {
+        const bool graphics = context_.queueFlags() & VK_QUEUE_GRAPHICS_BIT;
+        // After earlier draws read the vertex buffer and earlier frames wrote it.
+        const VkPipelineStageFlags before = kOurStages | (graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
+                                                                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT
+                                                                   : 0);
+        barrier(commands, before, kOurWrites, kOurStages, kOurAccesses);
+        const uint32_t slot = frame_ % kTimestampRing;
+        if (timestamps_) {
+            vkCmdResetQueryPool(commands, timestamps_, 2 * slot, 2);
+            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
+        }
+        if (snapshotPending_) {
+            for (const Span& span : spans_) {
+                const VkBufferCopy region{span.begin, span.snapshotOffset, span.end - span.begin};
+                vkCmdCopyBuffer(commands, span.buffer, snapshot_.handle(), 1, &region);
+            }
+            snapshotPending_ = false;
+        }
+        for (size_t c = 0; c < chunks_.size(); ++c) report.chunksRestored += restoring_[c];
+        recordRestores(commands);
+        if (solvePending_) recordSolve(commands, report);
+        if (timestamps_) vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
+        const VkPipelineStageFlags after =
+            graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT : kOurStages;
+        const VkAccessFlags reads = graphics ? VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_SHADER_READ_BIT
+                                             : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
+        barrier(commands, kOurStages, kOurWrites, after, reads);
+        ++frame_;
+        report.recorded = true;
+    } catch (const std::exception& e) {
+        lastError_ = e.what();
+    }
+    return report;
+}
+
+// Copies the restoring chunks' bytes back from the snapshot, one region per chunk and span.
+void LiveMove::recordRestores(VkCommandBuffer commands) {
+    for (const Span& span : spans_) {
+        copies_.clear();
+        for (size_t c = 0; c < chunks_.size(); ++c) {
+            if (!restoring_[c] || chunks_[c].vertexCount == 0) continue;
+            // The chunk's bytes in this span: from its first vertex's first attribute
+            // to its last vertex's last one, clamped to the span.
+            VkDeviceSize from = span.end, to = span.begin;
+            auto cover = [&](const VertexStream& stream) {
+                if (stream.buffer != span.buffer || stream.offset < span.begin || stream.offset >= span.end) return;
+                const MeshChunk& chunk = chunks_[c];
+                from = std::min(from, stream.offset + VkDeviceSize(chunk.firstVertex) * stream.stride);
+                to = std::max(to, stream.offset +
+                                      VkDeviceSize(chunk.firstVertex + chunk.vertexCount - 1) * stream.stride + 12);
+            };
+            cover(positionStream_);
+            if (hasNormals_) cover(normalStream_);
+            if (from < to) copies_.push_back({span.snapshotOffset + (from - span.begin), from, to - from});
+        }
+        if (!copies_.empty())
+            vkCmdCopyBuffer(commands, snapshot_.handle(), span.buffer, uint32_t(copies_.size()), copies_.data());
+    }
+    std::fill(restoring_.begin(), restoring_.end(), 0);
+}
+
+void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
+    ToolBlock block{};
+    std::copy(std::begin(kernel_.tools), std::end(kernel_.tools), std::begin(block.tools));
+    block.toolCount = kernel_.toolCount;
+    vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
+    barrier(commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+            kComputeAccesses | VK_ACCESS_UNIFORM_READ_BIT);
+
+    // Adjacent chunks go in one dispatch. Dispatches writing one buffer are ordered
+    // by barriers: their ranges are disjoint, but a descriptor covers the whole mesh.
+    auto forEachRun = [&](auto&& recordRun) {
+        for (size_t k = 0; k < solvedChunks_.size();) {
+            const uint32_t first = chunks_[solvedChunks_[k]].firstVertex;
+            uint32_t end = first + chunks_[solvedChunks_[k]].vertexCount;
+            for (++k; k < solvedChunks_.size() && chunks_[solvedChunks_[k]].firstVertex == end; ++k)
+                end += chunks_[solvedChunks_[k]].vertexCount;
+            recordRun(first, end - first);
+        }
+    };
+    bool firstRun = true;
+    auto separate = [&] {
+        if (!firstRun)
+            barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kComputeAccesses);
+        firstRun = false;
+    };
+    forEachRun([&](uint32_t first, uint32_t count) {
+        separate();
+        recordDeform(commands, context_, deformPipelines_, kernel_, false, deformBinding_, first, count);
+        report.verticesSolved += count;
+    });
+    report.chunksSolved = uint32_t(solvedChunks_.size());
+    if (hasNormals_ && !solvedChunks_.empty()) {
+        firstRun = false; // normals read the positions just written
+        forEachRun([&](uint32_t first, uint32_t count) {
+            separate();
+            NormalsPushConstants push = normalsLayout_;
+            push.firstVertex = first;
+            push.vertexCount = count;
+            normalsPipeline_->record(commands, context_, normalsSet_, push);
+        });
+    }
+    solvePending_ = false;
+}
+
+double LiveMove::gpuMilliseconds() const {
+    if (!timestamps_) return std::numeric_limits<double>::quiet_NaN();
+    // Newest first: the latest frame whose two timestamps are both available.
+    for (uint32_t back = 1; back < kTimestampRing && back <= frame_; ++back) {
+        const uint32_t slot = (frame_ - back) % kTimestampRing;
+        uint64_t values[4] = {0, 0, 0, 0}; // timestamp, availability, timestamp, availability
+        VkResult result = vkGetQueryPoolResults(context_.device(), timestamps_, 2 * slot, 2, sizeof(values), values,
+                                                2 * sizeof(uint64_t),
+                                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+        if ((result == VK_SUCCESS || result == VK_NOT_READY) && values[1] && values[3] && values[2] >= values[0])
+            return double(values[2] - values[0]) * context_.properties().limits.timestampPeriod * 1e-6;
+    }
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+} // namespace sculptflow

@@ -1,0 +1,65 @@
+// Box-level reach and a displacement bound for chunk culling (spec §4, item 5).
+#include "chunk_reach.hpp"
+
+#include <cmath>
+
+namespace sculptflow {
+namespace {
+
+bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+// sup |v| of one regularised Kelvinlet term of radius e, with r = √(|R|² + e²) ≥ e:
+// grab ≤ (|a − b| + a/2 + |b|)·|f|/e (each of 1/r, e²/r³, |R|²/r³ is ≤ 1/e), and
+// twist, scale ≤ 2.5·|load|/e² (|R|/r³ and 1.5e²|R|/r⁵ are ≤ 1/e² and 1.5/e²).
+double kelvinletTermSpeedBound(const kernel::Tool& t, double e) {
+    const double a = t.kelvinA, b = t.kelvinB;
+    const double grab = (std::abs(a - b) + 0.5 * a + std::abs(b)) * glm::length(glm::dvec3(t.grabLoad)) / e;
+    const double loads = std::abs(a) * glm::length(glm::dvec3(t.twistLoad)) + std::abs(double(t.kelvinScale) * t.scaleLoad);
+    return grab + 2.5 * loads / (e * e);
+}
+
+} // namespace
+
+bool boxInReach(kernel::Kernel kernel, const Bounds& box) {
+    if (!finite(box.min) || !finite(box.max)) return true;
+    const glm::vec3 center = 0.5f * (box.min + box.max);
+    // Slack for float rounding between the box's and a vertex's distance.
+    const float half = 0.5f * glm::length(box.max - box.min) * 1.0001f + 1e-4f;
+    const float delta = kernel::kCullFraction * kernel.settings.tolerance;
+    float speedSum = 0.0f;
+    for (int i = 0; i < kernel.toolCount; ++i) {
+        if (kernel.tools[i].kind == kernel::kToolAffine) {
+            if (glm::length(center - kernel.tools[i].origin) - half <= kernel.tools[i].outerRadius) return true;
+            continue;
+        }
+        const kernel::Tool& t = kernel.tools[i];
+        if (t.grabLoad == glm::vec3(0.0f) && t.twistLoad == glm::vec3(0.0f) && t.scaleLoad == 0.0f)
+            continue; // a still Kelvinlet moves nothing, even at its tip
+        const float rho = kernel.distanceToToolPath(i, center) - half - delta;
+        if (!(rho > 0.0f)) return true;
+        speedSum += kernel.kelvinletSpeedBound(i, rho);
+    }
+    return !(speedSum <= delta);
+}
+
+float displacementBound(const kernel::Kernel& kernel) {
+    double kelvinlets = 0.0;
+    for (int i = 0; i < kernel.toolCount; ++i) {
+        const kernel::Tool& t = kernel.tools[i];
+        if (t.kind != kernel::kToolKelvinlet) continue;
+        const double eps = t.outerRadius;
+        kelvinlets += kelvinletTermSpeedBound(t, eps) + kelvinletTermSpeedBound(t, kernel::kKelvinletSecondRadius * eps);
+    }
+    double bound = kelvinlets;
+    for (int i = 0; i < kernel.toolCount; ++i) {
+        const kernel::Tool& t = kernel.tools[i];
+        if (t.kind != kernel::kToolAffine) continue;
+        // |R| starts ≤ r_out and grows at most at rate k|R| + (Kelvinlet push).
+        const double k = glm::length(glm::dvec3(t.rotation)) + std::abs(double(t.logScale));
+        const double reach = (double(t.outerRadius) + kelvinlets) * std::exp(k);
+        bound += glm::length(glm::dvec3(t.translation)) + k * reach;
+    }
+    return float(bound);
+}
+
+} // namespace sculptflow

@@ -1,0 +1,30 @@
+// Which chunks (meshed voxel blocks) a move can reach, decided from their bounds.
+#pragma once
+
+#include <glm/glm.hpp>
+
+#include "kernel.hpp"
+
+namespace sculptflow {
+
+// An axis-aligned box in voxels.
+struct Bounds {
+    glm::vec3 min{0.0f};
+    glm::vec3 max{0.0f};
+};
+
+// False only when the kernel would cull every point of the box: the box form of
+// the shader's per-vertex test (field.glsl, outOfReach). The distance from any
+// point of the box to a tool's path is at least the centre's distance minus the
+// half-diagonal, and the Kelvinlet speed bound falls with distance, so a box out
+// of reach holds only vertices the shader would cull. Non-finite boxes are in reach.
+bool boxInReach(kernel::Kernel kernel, const Bounds& box);
+
+// An upper bound, in voxels, on how far the move carries any vertex: for each
+// Kelvinlet the supremum of its speed over all points (each regularised term
+// bounded at r = ε), for an affine tool its travel plus the turn and scale of
+// a point as far out as its falloff reaches, grown by the Kelvinlets' push
+// (Grönwall). Used to grow the bounds of the chunks a committed move changed.
+float displacementBound(const kernel::Kernel& kernel);
+
+} // namespace sculptflow

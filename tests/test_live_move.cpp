@@ -1,0 +1,360 @@
+// The renderer's path: adopting a renderer's device and buffers, recording into its
+// command buffer (with synchronization validation), the move's lifecycle, normals
+// and chunks.
+#include <cmath>
+#include <cstring>
+#include <numbers>
+
+#include <gtest/gtest.h>
+
+#include "cpu_solver.hpp"
+#include "default_case.hpp"
+#include "gpu_solver.hpp"
+#include "kernel_tools.hpp"
+#include "live_move.hpp"
+#include "renderer_fixture.hpp"
+#include "test_support.hpp"
+
+namespace sculptflow {
+namespace {
+
+// An interleaved vertex the way a renderer might lay it out: position, normal, uv.
+struct Vertex {
+    glm::vec3 position;
+    glm::vec3 normal;
+    glm::vec2 uv;
+};
+static_assert(sizeof(Vertex) == 32);
+constexpr VkDeviceSize kMeshOffset = 52; // deliberately not a multiple of 16
+
+std::vector<uint32_t> triangles(const Mesh& mesh) {
+    for (uint32_t size : mesh.faceSizes) EXPECT_EQ(size, 3u);
+    return mesh.faceIndices;
+}
+
+class LiveMoveTest : public testing::Test {
+protected:
+    void SetUp() override {
+        renderer_ = std::make_unique<test::TestRenderer>();
+        context_ = std::make_unique<Context>(renderer_->adopted());
+        stroke_ = defaultStroke();
+        motion_ = moveToolMotion(stroke_);
+    }
+    void TearDown() override {
+        live_.reset();
+        solver_.reset();
+        context_.reset();
+        std::vector<std::string> messages = renderer_->takeMessages();
+        renderer_.reset();
+        for (const std::string& m : messages) ADD_FAILURE() << "Vulkan validation: " << m;
+    }
+
+    // The renderer's vertex buffer holding `positions` interleaved, with the uv as a
+    // byte pattern that nothing may change.
+    void upload(const std::vector<glm::vec3>& positions) {
+        const VkDeviceSize size = kMeshOffset + positions.size() * sizeof(Vertex) + 20;
+        vertices_ = renderer_->createBuffer(size, test::TestRenderer::kVertexUsage);
+        std::memset(vertices_.mapped, 0xA5, size);
+        auto* v = reinterpret_cast<Vertex*>(static_cast<char*>(vertices_.mapped) + kMeshOffset);
+        for (size_t i = 0; i < positions.size(); ++i)
+            v[i] = {positions[i], glm::vec3(0.0f), glm::vec2(float(i), -float(i))};
+        count_ = uint32_t(positions.size());
+    }
+
+    RendererMesh rendererMesh(std::span<const uint32_t> tris = {}, std::span<const MeshChunk> chunks = {},
+                              bool normals = true) const {
+        RendererMesh mesh;
+        mesh.vertexCount = count_;
+        mesh.positions = {vertices_.buffer, kMeshOffset, sizeof(Vertex)};
+        if (normals) mesh.normals = {vertices_.buffer, kMeshOffset + 12, sizeof(Vertex)};
+        mesh.triangles = tris;
+        mesh.chunks = chunks;
+        return mesh;
+    }
+
+    std::string bytes() const { return std::string(static_cast<const char*>(vertices_.mapped), vertices_.size); }
+
+    // "" when the buffer holds `expected`, else where it first differs.
+    std::string differenceFrom(const std::string& expected) const {
+        const std::string now = bytes();
+        const auto mismatch = std::mismatch(now.begin(), now.end(), expected.begin());
+        if (mismatch.first == now.end()) return "";
+        const size_t at = size_t(mismatch.first - now.begin());
+        return "first differing byte " + std::to_string(at) + " (vertex " +
+               std::to_string((int64_t(at) - int64_t(kMeshOffset)) / int64_t(sizeof(Vertex))) + ")";
+    }
+
+    std::vector<glm::vec3> positions() const {
+        std::vector<glm::vec3> out(count_);
+        auto* v = reinterpret_cast<const Vertex*>(static_cast<const char*>(vertices_.mapped) + kMeshOffset);
+        for (uint32_t i = 0; i < count_; ++i) out[i] = v[i].position;
+        return out;
+    }
+    std::vector<glm::vec3> normals() const {
+        std::vector<glm::vec3> out(count_);
+        auto* v = reinterpret_cast<const Vertex*>(static_cast<const char*>(vertices_.mapped) + kMeshOffset);
+        for (uint32_t i = 0; i < count_; ++i) out[i] = v[i].normal;
+        return out;
+    }
+
+    std::vector<Pose> posesAt(size_t index) const {
+        std::vector<Pose> poses;
+        for (const ToolStroke& tool : stroke_.tools) poses.push_back(tool.poses[std::min(index, tool.poses.size() - 1)]);
+        return poses;
+    }
+    std::vector<Pose> firstPoses() const { return posesAt(0); }
+    std::vector<Pose> lastPoses() const { return posesAt(size_t(-1)); }
+
+    // One frame: record the pending work and a draw that captures what it reads.
+    RecordReport frame() {
+        VkCommandBuffer commands = renderer_->begin();
+        RecordReport report = live_->record(commands);
+        renderer_->recordCapture(commands, vertices_.buffer, kMeshOffset, sizeof(Vertex), count_);
+        renderer_->submitAndWait();
+        return report;
+    }
+
+    // The headless path on the same device: upload, run, read back.
+    std::vector<glm::vec3> headless(const Move& move, const std::vector<glm::vec3>& start) {
+        if (!solver_) solver_ = std::make_unique<GpuSolver>(*context_);
+        return solveOnGpu(*solver_, move, start, SolverOptions{}).positions;
+    }
+
+    static double maxDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+        double worst = 0.0;
+        for (size_t i = 0; i < a.size(); ++i)
+            worst = std::max(worst, glm::length(glm::dvec3(a[i]) - glm::dvec3(b[i])));
+        return worst;
+    }
+
+    std::unique_ptr<test::TestRenderer> renderer_;
+    std::unique_ptr<Context> context_;
+    std::unique_ptr<GpuSolver> solver_;
+    std::unique_ptr<LiveMove> live_;
+    test::TestRenderer::Buffer vertices_;
+    uint32_t count_ = 0;
+    Stroke stroke_;
+    Move motion_;
+};
+
+// A sphere around the tool tip, in voxels.
+Mesh tipSphere(const ToolMotion& tool, int subdivisions, float radiusFactor) {
+    return icosphere(subdivisions, glm::vec3(tool.origin), radiusFactor * float(tool.outerRadius));
+}
+
+TEST_F(LiveMoveTest, RecordedFrameDrawsWhatTheHeadlessPathComputes) {
+    const Mesh sphere = tipSphere(motion_.tools[0], 3, 1.0f);
+    upload(sphere.positions);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+    live_->begin(stroke_, firstPoses());
+    ASSERT_TRUE(live_->update(lastPoses())) << live_->lastError();
+    const RecordReport report = frame();
+    EXPECT_TRUE(report.recorded);
+    EXPECT_EQ(report.chunksSolved, 1u);
+
+    const std::vector<glm::vec3> drawn = renderer_->captured(count_);
+    const std::vector<glm::vec3> expected = headless(motion_, sphere.positions);
+    const double worst = maxDistance(drawn, expected);
+    EXPECT_LE(worst, 0.01) << "voxels between the drawn positions and the headless path";
+    EXPECT_GT(maxDistance(drawn, sphere.positions), 10.0) << "the move must visibly move the sphere";
+    std::printf("[ renderer ] %u vertices, drawn vs headless max %.2g voxel, GPU %.2f ms\n", count_, worst,
+                live_->gpuMilliseconds());
+}
+
+TEST_F(LiveMoveTest, CancelRestoresTheBytesExactly) {
+    const Mesh sphere = tipSphere(motion_.tools[0], 2, 1.0f);
+    upload(sphere.positions);
+    const std::string original = bytes();
+    const std::vector<uint32_t> tris = triangles(sphere);
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+    live_->begin(stroke_, firstPoses());
+    for (size_t k : {3, 7, 12}) {
+        ASSERT_TRUE(live_->update(posesAt(k))) << live_->lastError();
+        frame();
+    }
+    ASSERT_NE(differenceFrom(original), "") << "the frames must have changed the buffer";
+    live_->cancel();
+    const RecordReport report = frame();
+    EXPECT_EQ(report.chunksRestored, 1u);
+    EXPECT_EQ(differenceFrom(original), "") << "cancel must restore every byte";
+    EXPECT_FALSE(frame().recorded) << "nothing is pending after the restore";
+}
+
+TEST_F(LiveMoveTest, SecondMoveStartsFromTheCommittedShape) {
+    const Mesh sphere = tipSphere(motion_.tools[0], 2, 1.0f);
+    upload(sphere.positions);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+    live_->begin(stroke_, firstPoses());
+    ASSERT_TRUE(live_->update(lastPoses()));
+    live_->commit();
+    frame(); // the committed move's last frame
+    const std::vector<glm::vec3> committed = positions();
+    EXPECT_LE(maxDistance(committed, headless(motion_, sphere.positions)), 0.01);
+
+    // The second grab pulls back from where the first one ended.
+    Stroke back = stroke_;
+    std::reverse(back.tools[0].poses.begin(), back.tools[0].poses.end());
+    for (size_t i = 0; i < back.tools[0].poses.size(); ++i) back.tools[0].poses[i].time = 0.01 * double(i);
+    live_->begin(back, std::vector<Pose>{back.tools[0].poses.front()});
+    ASSERT_TRUE(live_->update(std::vector<Pose>{back.tools[0].poses.back()}));
+    frame();
+    const double worst = maxDistance(positions(), headless(moveToolMotion(back), committed));
+    EXPECT_LE(worst, 0.01) << "voxels from a headless solve of the second move from the committed shape";
+    live_->commit();
+}
+
+TEST_F(LiveMoveTest, RecomputedNormalsOfASphereAreRadial) {
+    const ToolMotion& tool = motion_.tools[0];
+    const glm::vec3 center(tool.origin);
+    // Far from the tip: the move barely touches it, but one chunk is always solved.
+    const Mesh sphere = icosphere(4, center + glm::vec3(0.0f, 0.0f, 40.0f * float(tool.outerRadius)), 20.0f);
+    upload(sphere.positions);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+    live_->begin(stroke_, firstPoses());
+    ASSERT_TRUE(live_->update(posesAt(1)));
+    frame();
+    const glm::vec3 sphereCenter = center + glm::vec3(0.0f, 0.0f, 40.0f * float(tool.outerRadius));
+    double worstDegrees = 0.0;
+    const std::vector<glm::vec3> p = positions(), n = normals();
+    for (uint32_t i = 0; i < count_; ++i) {
+        const double cosine = glm::dot(glm::normalize(glm::dvec3(p[i] - sphereCenter)), glm::dvec3(n[i]));
+        worstDegrees = std::max(worstDegrees, std::acos(std::min(1.0, cosine)) * 180.0 / std::numbers::pi);
+        ASSERT_NEAR(glm::length(n[i]), 1.0f, 1e-5f) << "vertex " << i;
+    }
+    EXPECT_LT(worstDegrees, 1.0) << "worst angle to the analytic normal";
+    std::printf("[ normals  ] %u vertices, worst angle to the analytic normal %.3f°\n", count_, worstDegrees);
+}
+
+TEST_F(LiveMoveTest, DeformedNormalsMatchTheDeformedTriangles) {
+    const Mesh sphere = tipSphere(motion_.tools[0], 3, 1.0f);
+    upload(sphere.positions);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+    live_->begin(stroke_, firstPoses());
+    ASSERT_TRUE(live_->update(lastPoses()));
+    frame();
+    // An independent area-weighted sum over the triangles, in double.
+    const std::vector<glm::vec3> p = positions(), n = normals();
+    std::vector<glm::dvec3> sum(count_, glm::dvec3(0.0));
+    for (size_t t = 0; t < tris.size(); t += 3) {
+        const glm::dvec3 a(p[tris[t]]), b(p[tris[t + 1]]), c(p[tris[t + 2]]);
+        const glm::dvec3 face = glm::cross(b - a, c - a);
+        for (int k = 0; k < 3; ++k) sum[tris[t + k]] += face;
+    }
+    double worstDegrees = 0.0;
+    for (uint32_t i = 0; i < count_; ++i) {
+        const double cosine = glm::dot(glm::normalize(sum[i]), glm::dvec3(n[i]));
+        worstDegrees = std::max(worstDegrees, std::acos(std::min(1.0, cosine)) * 180.0 / std::numbers::pi);
+    }
+    EXPECT_LT(worstDegrees, 0.05);
+}
+
+// 64 chunks: 4 × 4 × 4 small spheres on a grid, the tool touching the corner ones.
+struct ChunkedMesh {
+    std::vector<glm::vec3> positions;
+    std::vector<uint32_t> triangles;
+    std::vector<MeshChunk> chunks;
+};
+
+ChunkedMesh chunkGrid(const ToolMotion& tool, int perAxis, int subdivisions, float spacing) {
+    ChunkedMesh out;
+    const float radius = 0.45f * spacing;
+    for (int z = 0; z < perAxis; ++z)
+        for (int y = 0; y < perAxis; ++y)
+            for (int x = 0; x < perAxis; ++x) {
+                // Chunk (0,0,0) sits on the tip; the rest march away from it.
+                const glm::vec3 center = glm::vec3(tool.origin) + spacing * glm::vec3(x, y, z);
+                Mesh ball = icosphere(subdivisions, center, radius);
+                MeshChunk chunk;
+                chunk.firstVertex = uint32_t(out.positions.size());
+                chunk.vertexCount = uint32_t(ball.positions.size());
+                chunk.bounds = {center - glm::vec3(radius), center + glm::vec3(radius)};
+                for (uint32_t i : ball.faceIndices) out.triangles.push_back(chunk.firstVertex + i);
+                out.positions.insert(out.positions.end(), ball.positions.begin(), ball.positions.end());
+                out.chunks.push_back(chunk);
+            }
+    return out;
+}
+
+TEST_F(LiveMoveTest, OnlyChunksInReachAreSolvedAndLeavingOnesAreRestored) {
+    const ToolMotion& tool = motion_.tools[0];
+    const ChunkedMesh grid = chunkGrid(tool, 4, 1, 30.0f * float(tool.outerRadius));
+    upload(grid.positions);
+    const std::string original = bytes();
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(grid.triangles, grid.chunks));
+    // A small move: the tip stays near chunk 0.
+    live_->begin(stroke_, firstPoses());
+    ASSERT_TRUE(live_->update(posesAt(2)));
+    const RecordReport near = frame();
+    EXPECT_EQ(near.chunksTotal, 64u);
+    EXPECT_GE(near.chunksSolved, 1u);
+    EXPECT_LE(near.chunksSolved, 4u);
+    // Every vertex agrees with a headless solve of the whole mesh, solved or not.
+    Move small;
+    small.tools.push_back(toolMotion(stroke_.tools[0], firstPoses()[0], posesAt(2)[0], stroke_.voxelSize));
+    EXPECT_LE(maxDistance(positions(), headless(small, grid.positions)), 0.01);
+
+    // The whole move: the tool travels ~430 voxels, past other chunks.
+    ASSERT_TRUE(live_->update(lastPoses()));
+    const RecordReport far = frame();
+    EXPECT_LE(maxDistance(positions(), headless(motion_, grid.positions)), 0.01);
+    std::printf("[ chunks   ] 64 chunks: %u solved near the grab, %u for the whole move\n", near.chunksSolved,
+                far.chunksSolved);
+    EXPECT_LT(far.chunksSolved, 64u) << "some chunks must stay out of reach";
+
+    // Back to a still tool: every chunk changed so far is copied back.
+    Pose stillPose = firstPoses()[0];
+    stillPose.time += 1e-3;
+    ASSERT_TRUE(live_->update(std::vector<Pose>{stillPose}));
+    const RecordReport still = frame();
+    EXPECT_EQ(still.chunksSolved, 0u);
+    EXPECT_EQ(still.chunksRestored, far.chunksSolved);
+    EXPECT_EQ(differenceFrom(original), "");
+    live_->commit();
+}
+
+TEST_F(LiveMoveTest, BadMeshesAndCallsAreRefusedByName) {
+    upload({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f)});
+    RendererMesh mesh = rendererMesh({}, {}, false);
+    mesh.positions.stride = 14;
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"mesh.positions.stride"}));
+    mesh = rendererMesh({}, {}, false);
+    mesh.positions.offset = 2;
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"mesh.positions.offset"}));
+    mesh = rendererMesh({}, {}, true);
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"mesh.triangles"}));
+    const uint32_t badTriangle[] = {0, 1, 3};
+    mesh.triangles = badTriangle;
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"triangles[0]", "out of range"}));
+    const MeshChunk overlapping[] = {{0, 2, {}}, {1, 2, {}}};
+    mesh = rendererMesh({}, overlapping, false);
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"mesh.chunks", "overlap"}));
+    const MeshChunk outside[] = {{2, 5, {}}};
+    mesh = rendererMesh({}, outside, false);
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"mesh.chunks[0]"}));
+
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh({}, {}, false));
+    EXPECT_FALSE(live_->update(lastPoses()));
+    EXPECT_NE(live_->lastError().find("begin() first"), std::string::npos) << live_->lastError();
+    EXPECT_TRUE(test::failsWith([&] { live_->commit(); }, {"commit", "no move"}));
+    Stroke bad = stroke_;
+    bad.tools[0].stiffness = -1.0;
+    EXPECT_TRUE(test::failsWith([&] { live_->begin(bad, firstPoses()); }, {"stiffness"}));
+    live_->begin(stroke_, firstPoses());
+    EXPECT_TRUE(test::failsWith([&] { live_->begin(stroke_, firstPoses()); }, {"begin", "commit() or cancel()"}));
+    std::vector<Pose> backwards = firstPoses();
+    backwards[0].time -= 1.0;
+    EXPECT_FALSE(live_->update(backwards));
+    EXPECT_NE(live_->lastError().find("time must increase"), std::string::npos) << live_->lastError();
+    std::vector<Pose> nan = lastPoses();
+    nan[0].position.x = std::nan("");
+    EXPECT_FALSE(live_->update(nan));
+    live_->cancel();
+    EXPECT_FALSE(frame().recorded) << "a cancelled move that recorded nothing has nothing to restore";
+}
+
+} // namespace
+} // namespace sculptflow
