@@ -1,6 +1,9 @@
 // Solver throughput benchmarks: vertices per second of the GPU path and the CPU
 // reference (one thread, all cores), for every method, on the built-in move and
-// on a recorded stroke. GPU times are the solver's timestamps around the dispatch.
+// on a recorded stroke; and the GPU's scaling curve (bs32, 10k to 4M vertices)
+// fully active and 5% active (`sculptflow bench`'s workloads). GPU times are the
+// solver's timestamps around the dispatch. Counters: verts_per_s, evals (per
+// vertex, from a run with statistics) and active (the fraction not culled).
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -17,15 +20,20 @@
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
 #include "gpu_solver.hpp"
+#include "kernel_tools.hpp"
 #include "motion.hpp"
 #include "solver_options.hpp"
 #include "stroke.hpp"
+#include "throughput.hpp"
 
 namespace sculptflow {
 namespace {
 
 constexpr Method kMethods[] = {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
 constexpr int64_t kSizes[] = {10'000, 100'000};
+// The scaling curve (GPU, bs32): `sculptflow bench`'s default sizes.
+constexpr int64_t kScalingSizes[] = {10'000, 100'000, 1'000'000, 2'000'000, 4'000'000};
+constexpr double kActiveFraction = 0.05;
 constexpr const char* kRecordedName = "test0_righthandstroke.bin";
 
 // Which move a benchmark integrates.
@@ -100,9 +108,84 @@ GpuCase prepareGpu(Workload workload, const Move& move, Method method, int64_t c
     return prepared;
 }
 
-void setCounters(benchmark::State& state, int64_t count, double evaluationsPerVertex) {
-    state.counters["verts/s"] = benchmark::Counter(double(count), benchmark::Counter::kIsIterationInvariantRate);
-    state.counters["evals/vertex"] = evaluationsPerVertex;
+void setCounters(benchmark::State& state, int64_t count, double evaluationsPerVertex, double active = 1.0) {
+    state.counters["verts_per_s"] = benchmark::Counter(double(count), benchmark::Counter::kIsIterationInvariantRate);
+    state.counters["evals"] = evaluationsPerVertex;
+    state.counters["active"] = active;
+}
+
+// The scaling curve's workload: the ball, or 5% of it among culled vertices.
+enum class Activity { Full, Scattered, Clustered };
+
+// One workload at a time on the GPU (4M vertices are 96 MB with the output), with
+// its evaluations per vertex and active fraction from a run with statistics.
+struct ScalingCase {
+    std::unique_ptr<GpuMesh> mesh;
+    Activity activity = Activity::Full;
+    int64_t count = 0;
+    double evaluationsPerVertex = 0.0;
+    double active = 0.0;
+};
+
+ScalingCase& prepareScaling(const Move& move, Activity activity, int64_t count, const SolverOptions& options) {
+    GpuSolver& solver = gpuSolver();
+    static ScalingCase current;
+    if (current.mesh && current.activity == activity && current.count == count) return current;
+    current.mesh.reset();
+    static bool warmed = false;
+    if (!warmed) { // both pipeline variants, on a small mesh
+        GpuMesh small(solver.context(), ballAroundTip(move.tools.front(), 256));
+        solver.run(small, move, options, true);
+        solver.run(small, move, options, false);
+        warmed = true;
+    }
+    std::vector<glm::vec3> vertices;
+    if (activity == Activity::Full) {
+        vertices = ballAroundTip(move.tools.front(), size_t(count));
+    } else {
+        std::vector<double> tolerances;
+        for (Method m : kMethods) {
+            SolverOptions o = options;
+            o.method = m;
+            tolerances.push_back(internalTolerance(o));
+        }
+        vertices = cli::partlyActiveWorkload(move, size_t(count), kActiveFraction,
+                                             activity == Activity::Scattered ? cli::Layout::Scattered
+                                                                             : cli::Layout::Clustered,
+                                             0, tolerances)
+                       .vertices;
+    }
+    current.mesh = std::make_unique<GpuMesh>(solver.context(), vertices);
+    current.activity = activity;
+    current.count = count;
+    const SolveReport report = solver.run(*current.mesh, move, options, true).report;
+    current.evaluationsPerVertex = report.meanEvaluations();
+    current.active = double(report.vertices - report.culled) / double(std::max<size_t>(report.vertices, 1));
+    return current;
+}
+
+void gpuScalingBenchmark(benchmark::State& state, Activity activity) {
+    std::string why;
+    const Move* move = workloadMove(Workload::Builtin, why);
+    const int64_t count = state.range(0);
+    const SolverOptions options = optionsFor(Method::Bs32);
+    ScalingCase* prepared = nullptr;
+    try {
+        prepared = &prepareScaling(*move, activity, count, options);
+    } catch (const std::exception& e) {
+        state.SkipWithError(e.what());
+        return;
+    }
+    GpuSolver& solver = gpuSolver();
+    for (auto _ : state) {
+        GpuRun run = solver.run(*prepared->mesh, *move, options, /*statistics=*/false);
+        if (std::isnan(run.gpuMilliseconds)) {
+            state.SkipWithError("the device has no compute timestamps");
+            return;
+        }
+        state.SetIterationTime(run.gpuMilliseconds * 1e-3);
+    }
+    setCounters(state, count, prepared->evaluationsPerVertex, prepared->active);
 }
 
 void gpuBenchmark(benchmark::State& state, Workload workload, Method method) {
@@ -174,6 +257,16 @@ void registerAll() {
             single->UseRealTime();
             all->UseRealTime();
         }
+    }
+    // The scaling curve. From 1M vertices one iteration takes longer than the
+    // minimum time on lavapipe, so each size runs once (plus one run with statistics).
+    for (auto [name, activity] : {std::pair{"gpu/scaling/bs32", Activity::Full},
+                                  std::pair{"gpu/scaling-5pct-scattered/bs32", Activity::Scattered},
+                                  std::pair{"gpu/scaling-5pct-clustered/bs32", Activity::Clustered}}) {
+        auto* b = benchmark::RegisterBenchmark(name, gpuScalingBenchmark, activity);
+        for (int64_t size : kScalingSizes) b->Arg(size);
+        b->UseManualTime();
+        b->Unit(benchmark::kMillisecond);
     }
 }
 

@@ -135,30 +135,21 @@ TEST(WorkPrecision, SvgEscapesText) {
     EXPECT_NE(svg.find("x&quot;y"), std::string::npos);
 }
 
-TEST(WorkPrecision, ThroughputSmoke) {
+TEST(WorkPrecision, ChartReadsTheBenchRecords) {
+    // The chart drawn from the sweep and from its JSON records (as `bench --json` writes them) is the same.
+    const WorkPrecision& sweep = smallSweep();
     const Move move = moveToolMotion(defaultStroke());
-    Context context(ContextOptions{.validation = true});
-    GpuSolver solver(context);
-    cli::ThroughputOptions options;
-    options.methods = {Method::Dp45};
-    options.sizes = {1000};
-    options.repeats = 1;
-    const cli::Throughput t = cli::measureThroughput(move, &solver, options);
-    EXPECT_NO_THROW(context.throwOnValidationMessages());
-    ASSERT_EQ(t.rows.size(), 1u);
-    const cli::ThroughputRow& row = t.rows.front();
-    EXPECT_EQ(row.vertices, 1000u);
-    EXPECT_GE(t.allThreads, 1u);
-    for (double v : {row.gpuRate, row.cpuOneRate, row.cpuAllRate, row.evaluationsPerVertex}) {
-        EXPECT_TRUE(std::isfinite(v)) << v;
-        EXPECT_GT(v, 0.0);
+    nlohmann::json records = nlohmann::json::array();
+    for (const cli::BenchRecord& r : cli::workPrecisionRecords(sweep, move, "cpu", "built-in"))
+        records.push_back(cli::recordJson(r));
+    ASSERT_EQ(records.size(), sweep.points.size());
+    for (const nlohmann::json& r : records) {
+        EXPECT_EQ(r["suite"], "work_precision");
+        EXPECT_EQ(r["backend"], "cpuN");
+        EXPECT_EQ(r["vertices"], sweep.vertices);
+        EXPECT_TRUE(r["verts_per_s"].is_number());
     }
-    // The GPU runs the CPU reference's kernel; rounding may move a step decision,
-    // so they agree to the tolerance (0.1 voxel), as in test_gpu_solver.cpp.
-    EXPECT_LE(row.gpuCpuMaxDifference, 0.1);
-    const std::string table = cli::throughputTable(t);
-    EXPECT_NE(table.find("dp45"), std::string::npos);
-    EXPECT_EQ(cli::throughputJson(t)["rows"].size(), 1u);
+    EXPECT_EQ(cli::renderSvg(cli::workPrecisionChart(records, "t")), cli::renderSvg(cli::workPrecisionChart(sweep, "t")));
 }
 
 TEST(WorkPrecision, BallAroundTipIsInsideTwoRadiiAndPrefixStable) {

@@ -1,16 +1,28 @@
-// `sculptflow bench`: solver throughput (GPU and CPU reference) and a
-// work–precision sweep against the double ground truth, as tables, JSON and SVG.
+// `sculptflow bench`: the benchmark suite in one run. Per method, vertices per
+// second and evaluations per vertex on the GPU and the CPU reference (1 and all
+// threads); a scaling curve at 100% and partly active; the key figure (bs32,
+// tol 0.1, the recorded stroke test0 as a Kelvinlet, 1M vertices, GPU against
+// CPU); the achieved FLOP rate against the device's peak; and the
+// work-precision sweep. Every measurement is one JSON record (--json).
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <limits>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "kernel_tools.hpp"
 #include "move_inputs.hpp"
 #include "throughput.hpp"
 #include "work_precision.hpp"
@@ -18,27 +30,47 @@
 namespace sculptflow::cli {
 namespace {
 
-// The sweep integrates the mesh's vertices against the ground truth, which is
-// slow; a bigger mesh is thinned to this many by an even stride.
-constexpr size_t kSweepMaxVertices = 20'000;
+constexpr const char* kKeyStrokeName = "test0_righthandstroke.bin";
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 struct BenchArgs {
     MoveInputArgs inputs;
-    std::vector<size_t> sizes;
     bool quick = false;
     std::vector<std::string> methods{"rk4", "rk4dbl", "bs32", "dp45"};
+    std::vector<size_t> methodSizes;  // default {100000}; quick {2000}
+    std::vector<size_t> sizes;        // scaling; default 10k … 4M; quick {2000, 40000}
+    std::string scalingMethod = "bs32";
+    std::vector<std::string> scalingBackends{"gpu"};
+    double activeFraction = 0.05;
+    std::vector<std::string> layouts{"scattered", "clustered"};
+    std::optional<size_t> keySize;    // default 1,000,000; quick 20,000
+    std::string keyStroke;            // default ../shared/data/strokes/test0_righthandstroke.bin
+    std::optional<size_t> probes;     // default 256; quick 64
+    std::optional<size_t> sweepVertices; // default 20,000; quick 500
     std::optional<int> repeats;
+    std::optional<double> peakGflops;
+    unsigned threads = 0;
     std::string jsonPath;
     std::string chartPath;
+    std::string scalingChartPath;
     bool noThroughput = false;
+    bool noMethods = false;
+    bool noScaling = false;
+    bool noKey = false;
     bool noChart = false;
+    bool noGpu = false;
 };
 
-std::vector<glm::vec3> sweepVertices(const std::vector<glm::vec3>& voxels) {
-    if (voxels.size() <= kSweepMaxVertices) return voxels;
+std::filesystem::path defaultKeyStroke() {
+    if (const char* env = std::getenv("SCULPTFLOW_STROKES")) return std::filesystem::path(env) / kKeyStrokeName;
+    return std::filesystem::path(SCULPTFLOW_DEFAULT_STROKES_DIR) / kKeyStrokeName;
+}
+
+std::vector<glm::vec3> sweepVertices(const std::vector<glm::vec3>& voxels, size_t most) {
+    if (voxels.size() <= most) return voxels;
     std::vector<glm::vec3> thinned;
-    const double stride = double(voxels.size()) / double(kSweepMaxVertices);
-    for (size_t i = 0; i < kSweepMaxVertices; ++i) thinned.push_back(voxels[size_t(double(i) * stride)]);
+    const double stride = double(voxels.size()) / double(most);
+    for (size_t i = 0; i < most; ++i) thinned.push_back(voxels[size_t(double(i) * stride)]);
     return thinned;
 }
 
@@ -58,22 +90,6 @@ std::unique_ptr<GpuSolver> openGpu(std::unique_ptr<Context>& context, std::strin
     }
 }
 
-nlohmann::json inputsJson(const BenchArgs& args, const MoveInputs& in, const ThroughputOptions& throughput) {
-    nlohmann::json methods = args.methods;
-    nlohmann::json repeats = args.repeats ? nlohmann::json(*args.repeats) : nlohmann::json("3 below 1M, 1 from 1M");
-    return {
-        {"description", in.description},
-        {"stroke", args.inputs.strokePath.empty() ? "built-in" : args.inputs.strokePath},
-        {"mesh", args.inputs.meshPath.empty() ? "built-in icosphere" : args.inputs.meshPath},
-        {"mesh_vertices", in.voxels.size()},
-        {"voxel_size", in.stroke.voxelSize},
-        {"kind", args.inputs.kind.empty() ? "as recorded" : args.inputs.kind},
-        {"methods", methods},
-        {"sizes", throughput.sizes},
-        {"repeats", repeats},
-    };
-}
-
 void writeJson(const nlohmann::json& json, const std::string& path) {
     std::ofstream out(path);
     out << json.dump(2) << '\n';
@@ -81,56 +97,343 @@ void writeJson(const nlohmann::json& json, const std::string& path) {
     if (!out) throw Error(path + ": could not write the benchmark JSON");
 }
 
+std::string strokeLabel(const MoveInputArgs& inputs) {
+    std::string label = inputs.strokePath.empty() ? "built-in" : inputs.strokePath;
+    if (!inputs.kind.empty()) label += " (" + inputs.kind + ")";
+    return label;
+}
+
+Backend parseBackend(const std::string& name) {
+    if (name == "gpu") return Backend::Gpu;
+    if (name == "cpu1") return Backend::CpuOne;
+    return Backend::CpuAll;
+}
+
+// Runs and keeps the measurements; a measurement asked for twice (the same
+// stroke, workload, size, method, tolerance and backend) is made once.
+class Bench {
+public:
+    Bench(GpuSolver* gpu, std::optional<int> repeats) : gpu_(gpu), repeats_(repeats) {}
+
+    bool hasGpu() const { return gpu_ != nullptr; }
+
+    // Builds both pipeline variants of `method` on a small mesh, so that no timed
+    // run includes the driver's compile.
+    void warmUp(const Move& move, Method method) {
+        if (!gpu_ || warmed_.count(method)) return;
+        const Workload small = ballWorkload(move, 256, 0);
+        GpuMesh mesh(gpu_->context(), small.vertices);
+        SolverOptions options;
+        options.method = method;
+        gpu_->run(mesh, move, options, true);
+        gpu_->run(mesh, move, options, false);
+        warmed_.insert(method);
+    }
+
+    // Measures `workload` for each backend; `mesh` may be null (uploaded here when the GPU is asked).
+    std::vector<size_t> measure(const std::string& suite, const MeasureContext& context, const Workload& workload,
+                                const SolverOptions& options, const std::vector<Backend>& backends) {
+        std::vector<size_t> indices;
+        std::unique_ptr<GpuMesh> mesh;
+        const int runs = repeats_ ? std::max(1, *repeats_) : (workload.vertices.size() >= 1'000'000 ? 1 : 3);
+        for (Backend backend : backends) {
+            char key[400];
+            std::snprintf(key, sizeof key, "%s|%s|%zu|%s|%g|%d|%s", context.stroke.c_str(), workload.name.c_str(),
+                          workload.vertices.size(), std::string(methodName(options.method)).c_str(),
+                          options.tolerance, options.fixedSteps, std::string(backendName(backend)).c_str());
+            if (auto found = index_.find(key); found != index_.end()) {
+                indices.push_back(found->second);
+                continue;
+            }
+            BenchRecord record;
+            if (backend == Backend::Gpu) {
+                if (!gpu_) continue;
+                warmUp(*context.move, options.method);
+                if (!mesh) mesh = std::make_unique<GpuMesh>(gpu_->context(), workload.vertices);
+                record = measureGpu(context, workload, *gpu_, *mesh, options, runs);
+            } else {
+                record = measureCpu(context, workload, options, backend, runs);
+            }
+            record.suite = suite;
+            std::printf("  %-7s %-5s %-28s %9zu vertices: %9.4f Mverts/s, %5.1f evals/vertex, active %5.1f%%\n",
+                        std::string(methodName(record.method)).c_str(), std::string(backendName(backend)).c_str(),
+                        record.workload.c_str(), record.vertices, record.vertsPerSecond * 1e-6, record.evalsMean,
+                        100.0 * record.active);
+            std::fflush(stdout);
+            index_[key] = records_.size();
+            indices.push_back(records_.size());
+            records_.push_back(std::move(record));
+        }
+        return indices;
+    }
+
+    const BenchRecord& at(size_t i) const { return records_[i]; }
+    std::vector<BenchRecord>& records() { return records_; }
+
+private:
+    GpuSolver* gpu_;
+    std::optional<int> repeats_;
+    std::map<std::string, size_t> index_;
+    std::vector<BenchRecord> records_;
+    std::set<Method> warmed_;
+};
+
+std::vector<BenchRecord> select(const Bench& bench, const std::vector<size_t>& indices) {
+    std::vector<BenchRecord> out;
+    for (size_t i : indices) out.push_back(bench.at(i));
+    return out;
+}
+
+// "meets" / "misses" against an issue's target, or "n/a".
+const char* verdict(double value, double target, bool atMost) {
+    if (!std::isfinite(value)) return "n/a";
+    return (atMost ? value <= target : value >= target) ? "meets" : "misses";
+}
+
 void runBench(const BenchArgs& args) {
     const auto begin = std::chrono::steady_clock::now();
     const MoveInputs in = loadMoveInputs(args.inputs);
     std::vector<Method> methods;
     for (const std::string& name : args.methods) methods.push_back(*parseMethod(name));
+    const Method scalingMethod = *parseMethod(args.scalingMethod);
+    const unsigned allThreads = args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
 
-    ThroughputOptions throughputOptions;
-    throughputOptions.methods = methods;
-    if (args.quick) throughputOptions.sizes = {10'000, 100'000};
-    if (!args.sizes.empty()) throughputOptions.sizes = args.sizes;
-    throughputOptions.repeats = args.repeats;
+    const std::vector<size_t> methodSizes =
+        !args.methodSizes.empty() ? args.methodSizes : std::vector<size_t>{args.quick ? size_t(2000) : size_t(100'000)};
+    const std::vector<size_t> sizes =
+        !args.sizes.empty() ? args.sizes
+        : args.quick        ? std::vector<size_t>{2000, 40'000}
+                            : std::vector<size_t>{10'000, 100'000, 1'000'000, 2'000'000, 4'000'000};
+    const size_t keySize = args.keySize.value_or(args.quick ? 20'000 : 1'000'000);
+    const size_t probeCount = args.probes.value_or(args.quick ? 64 : 1000);
+    const size_t sweepMost = args.sweepVertices.value_or(args.quick ? 500 : 20'000);
+    std::vector<Layout> layouts;
+    for (const std::string& name : args.layouts)
+        layouts.push_back(name == "clustered" ? Layout::Clustered : Layout::Scattered);
 
-    nlohmann::json json = {{"inputs", inputsJson(args, in, throughputOptions)},
-                           {"cpu_threads", std::max(1u, std::thread::hardware_concurrency())}};
-    std::printf("%s\n\n", in.description.c_str());
+    std::unique_ptr<Context> gpuContext;
+    std::string device = "not used (--no-gpu)";
+    std::unique_ptr<GpuSolver> gpu;
+    if (!args.noGpu && !args.noThroughput) gpu = openGpu(gpuContext, device);
+    const double clock = cpuClockGhz();
+    PeakFlops peak = gpu ? devicePeakFlops(device, allThreads, clock) : PeakFlops{kNaN, "no GPU"};
+    if (args.peakGflops) peak = {*args.peakGflops, "--peak-gflops"};
 
-    if (!args.noThroughput) {
-        std::unique_ptr<Context> context;
-        std::string device;
-        std::unique_ptr<GpuSolver> gpu = openGpu(context, device);
-        Throughput throughput = measureThroughput(in.move, gpu.get(), throughputOptions);
-        throughput.device = device;
-        std::printf("%s\n", throughputTable(throughput).c_str());
-        json["device"] = device;
-        json["throughput"] = throughputJson(throughput);
+    const std::string cpu = cpuModelName();
+    std::printf("%s\n", in.description.c_str());
+    std::printf("GPU: %s; FP32 peak %s (%s)\n", device.c_str(),
+                std::isfinite(peak.gflops) ? (std::to_string(int(std::lround(peak.gflops))) + " GFLOP/s").c_str()
+                                           : "unknown",
+                peak.source.c_str());
+    std::printf("CPU reference: %s, 1 and %u threads; FLOPs per evaluation: Kelvinlet %.0f, affine %.0f "
+                "(counted from field.glsl; see throughput.hpp)\n\n",
+                cpu.c_str(), allThreads, kKelvinletFlopsPerEvaluation, kAffineFlopsPerEvaluation);
+
+    Bench bench(gpu.get(), args.repeats);
+    nlohmann::json summary = nlohmann::json::object();
+    const std::string stroke = strokeLabel(args.inputs);
+    auto truthFor = [&](const Move& move, const char* what) {
+        TruthProbes probes;
+        if (probeCount == 0) return probes;
+        probes = computeTruthProbes(move, probeCount);
+        std::printf("ground truth of %zu probe vertices (%s): %.1f s\n", probeCount, what, probes.seconds);
+        return probes;
+    };
+
+    if (!args.noThroughput && !(args.noMethods && args.noScaling && args.noKey)) {
+        const TruthProbes probes = truthFor(in.move, "this stroke");
+        MeasureContext context;
+        context.move = &in.move;
+        context.stroke = stroke;
+        context.probes = probeCount ? &probes : nullptr;
+        context.gpuDevice = device;
+        context.gpuPeakGflops = peak.gflops;
+        context.cpuDevice = cpu;
+        context.allThreads = allThreads;
+        const std::vector<Backend> all{Backend::Gpu, Backend::CpuOne, Backend::CpuAll};
+
+        if (!args.noMethods) {
+            std::printf("\n[methods] every method on every backend, default options (tol 0.1 voxel)\n");
+            std::vector<size_t> rows;
+            for (size_t size : methodSizes) {
+                const Workload ball = ballWorkload(in.move, size, probeCount);
+                for (Method method : methods) {
+                    SolverOptions options;
+                    options.method = method;
+                    for (size_t i : bench.measure("methods", context, ball, options, all)) rows.push_back(i);
+                }
+            }
+            std::printf("\n%s", recordsTable(select(bench, rows)).c_str());
+        }
+
+        if (!args.noScaling) {
+            std::vector<Backend> backends;
+            for (const std::string& name : args.scalingBackends) backends.push_back(parseBackend(name));
+            if (!gpu && std::find(backends.begin(), backends.end(), Backend::Gpu) != backends.end()) {
+                std::erase(backends, Backend::Gpu);
+                if (backends.empty()) backends.push_back(Backend::CpuAll);
+                std::printf("\n(no GPU: the scaling curve runs on %s)\n", std::string(backendName(backends[0])).c_str());
+            }
+            SolverOptions options;
+            options.method = scalingMethod;
+            std::vector<double> cullTolerances;
+            for (Method m : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+                SolverOptions o = options;
+                o.method = m;
+                cullTolerances.push_back(internalTolerance(o));
+            }
+            std::printf("\n[scaling] %s, %g%% and %g%% active\n", args.scalingMethod.c_str(), 100.0,
+                        100.0 * args.activeFraction);
+            std::vector<size_t> rows;
+            nlohmann::json curve = nlohmann::json::array();
+            for (size_t size : sizes) {
+                for (size_t i : bench.measure("scaling", context, ballWorkload(in.move, size, probeCount), options,
+                                              backends))
+                    rows.push_back(i);
+                for (Layout layout : layouts) {
+                    const Workload partly =
+                        partlyActiveWorkload(in.move, size, args.activeFraction, layout, probeCount, cullTolerances);
+                    for (size_t i : bench.measure("scaling", context, partly, options, backends)) rows.push_back(i);
+                }
+            }
+            const std::vector<BenchRecord> scaling = select(bench, rows);
+            std::printf("\n%s\n", recordsTable(scaling).c_str());
+
+            // The two targets, per backend.
+            nlohmann::json flatness = nlohmann::json::array(), partlyActive = nlohmann::json::array();
+            for (Backend backend : backends) {
+                double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+                size_t count = 0;
+                for (const BenchRecord& r : scaling) {
+                    if (r.backend != backend || r.workload != "ball" || r.vertices < 100'000 ||
+                        r.vertices > 4'000'000 || !std::isfinite(r.vertsPerSecond))
+                        continue;
+                    lo = std::min(lo, r.vertsPerSecond);
+                    hi = std::max(hi, r.vertsPerSecond);
+                    ++count;
+                }
+                const double ratio = count >= 2 ? lo / hi : kNaN;
+                std::printf("throughput flat from 100k to 4M (%s, %zu sizes): min/max %.3f (target >= 0.8: %s)\n",
+                            std::string(backendName(backend)).c_str(), count, ratio, verdict(ratio, 0.8, false));
+                flatness.push_back({{"backend", backendName(backend)}, {"sizes", count}, {"min_over_max", ratio},
+                                    {"min_verts_per_s", count ? lo : kNaN}, {"max_verts_per_s", count ? hi : kNaN},
+                                    {"target", ">= 0.8"}});
+                for (const BenchRecord& partial : scaling) {
+                    if (partial.backend != backend || partial.workload == "ball") continue;
+                    const size_t active = size_t(std::llround(args.activeFraction * double(partial.vertices)));
+                    for (const BenchRecord& alone : scaling) {
+                        if (alone.backend != backend || alone.workload != "ball" || alone.vertices != active) continue;
+                        const double ratio2 = partial.seconds / alone.seconds;
+                        std::printf("%s of %zu vertices (%.2f%% active) vs the same %zu vertices alone (%s): "
+                                    "time ratio %.2f (target <= 1.3: %s)\n",
+                                    partial.workload.c_str(), partial.vertices, 100.0 * partial.active, active,
+                                    std::string(backendName(backend)).c_str(), ratio2, verdict(ratio2, 1.3, true));
+                        partlyActive.push_back({{"backend", backendName(backend)}, {"workload", partial.workload},
+                                                {"vertices", partial.vertices}, {"active", partial.active},
+                                                {"alone_vertices", active}, {"time_ratio", ratio2},
+                                                {"target", "<= 1.3"}});
+                    }
+                }
+            }
+            summary["flatness"] = flatness;
+            summary["partly_active"] = partlyActive;
+            if (!args.scalingChartPath.empty()) {
+                nlohmann::json records = nlohmann::json::array();
+                for (const BenchRecord& r : bench.records()) records.push_back(recordJson(r));
+                LogLogChart chart = scalingChart(records, args.scalingMethod, stroke,
+                                                 "Throughput: " + args.scalingMethod + ", " + in.description);
+                writeSvg(chart, args.scalingChartPath);
+                std::printf("wrote %s\n", args.scalingChartPath.c_str());
+            }
+        }
+
+        if (!args.noKey) {
+            const std::filesystem::path keyPath = args.keyStroke.empty() ? defaultKeyStroke() : std::filesystem::path(args.keyStroke);
+            MoveInputArgs keyArgs;
+            keyArgs.kind = "kelvinlet";
+            if (std::filesystem::is_regular_file(keyPath)) {
+                keyArgs.strokePath = keyPath.string();
+            } else {
+                std::printf("\n[key] recorded stroke %s not found (set SCULPTFLOW_STROKES or --key-stroke); "
+                            "using the built-in stroke instead\n",
+                            keyPath.string().c_str());
+            }
+            const MoveInputs key = loadMoveInputs(keyArgs);
+            std::printf("\n[key] bs32, tol 0.1 voxel, %s as a Kelvinlet, %zu-vertex ball: GPU against the CPU "
+                        "reference\n",
+                        keyArgs.strokePath.empty() ? "the built-in stroke" : keyArgs.strokePath.c_str(), keySize);
+            const TruthProbes keyProbes = truthFor(key.move, "key stroke");
+            MeasureContext keyContext = context;
+            keyContext.move = &key.move;
+            keyContext.stroke = strokeLabel(keyArgs);
+            keyContext.probes = probeCount ? &keyProbes : nullptr;
+            SolverOptions options;
+            options.method = Method::Bs32;
+            options.tolerance = 0.1;
+            const std::vector<BenchRecord> rows =
+                select(bench, bench.measure("key", keyContext, ballWorkload(key.move, keySize, probeCount), options, all));
+            std::printf("\n%s", recordsTable(rows).c_str());
+            double gpuRate = kNaN, oneRate = kNaN, allRate = kNaN;
+            for (const BenchRecord& r : rows)
+                (r.backend == Backend::Gpu ? gpuRate : r.backend == Backend::CpuOne ? oneRate : allRate) =
+                    r.vertsPerSecond;
+            std::printf("key figure: GPU / CPU-1 = %.3f, GPU / CPU-%u = %.3f (throughput ratios, same run)\n\n",
+                        gpuRate / oneRate, allThreads, gpuRate / allRate);
+            summary["key"] = {{"stroke", keyContext.stroke}, {"method", "bs32"}, {"tol", 0.1},
+                              {"vertices", keySize}, {"gpu_over_cpu1", gpuRate / oneRate},
+                              {"gpu_over_cpuN", gpuRate / allRate}, {"cpuN_threads", allThreads}};
+        }
     }
 
+    nlohmann::json workPrecision;
     if (!args.noChart) {
         WorkPrecisionOptions sweepOptions;
         sweepOptions.methods = methods;
-        const std::vector<glm::vec3> start = sweepVertices(in.voxels);
+        sweepOptions.threads = allThreads;
+        const std::vector<glm::vec3> start = sweepVertices(in.voxels, sweepMost);
         const WorkPrecision sweep = sweepWorkPrecision(in.move, start, sweepOptions);
-        std::printf("%s\n", workPrecisionTable(sweep).c_str());
-        json["work_precision"] = workPrecisionJson(sweep);
+        std::printf("\n%s\n", workPrecisionTable(sweep).c_str());
+        workPrecision = workPrecisionJson(sweep);
+        workPrecision.erase("points"); // they are records
+        for (BenchRecord& r : workPrecisionRecords(sweep, in.move, cpu, stroke)) bench.records().push_back(r);
         if (!args.chartPath.empty()) {
+            nlohmann::json records = nlohmann::json::array();
+            for (const BenchRecord& r : bench.records()) records.push_back(recordJson(r));
             const bool affine = !in.stroke.tools.empty() && in.stroke.tools.front().kind == ToolKind::Affine;
             char title[64];
-            std::snprintf(title, sizeof title, " (%s, %zu vertices)", affine ? "affine" : "Kelvinlet",
-                          start.size());
-            writeSvg(workPrecisionChart(sweep, "Work–precision: " + in.description + title), args.chartPath);
+            std::snprintf(title, sizeof title, " (%s, %zu vertices)", affine ? "affine" : "Kelvinlet", start.size());
+            writeSvg(workPrecisionChart(records, "Work–precision: " + in.description + title), args.chartPath);
             std::printf("wrote %s\n", args.chartPath.c_str());
         }
     }
 
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (!args.jsonPath.empty()) {
+        nlohmann::json records = nlohmann::json::array();
+        for (const BenchRecord& r : bench.records()) records.push_back(recordJson(r));
+        nlohmann::json json = {
+            {"format", "sculptflow-bench/2"},
+            {"description", in.description},
+            {"device", device},
+            {"cpu", cpu},
+            {"cpu_threads", allThreads},
+            {"peak_gflops", peak.gflops},
+            {"peak_source", peak.source},
+            {"flops_per_eval", {{"kelvinlet", kKelvinletFlopsPerEvaluation}, {"affine", kAffineFlopsPerEvaluation}}},
+            {"workload", "ball: uniform in 2 outer radii around the first tool's tip at pose A, seed 12345; "
+                         "partly active: the ball's first points plus vertices out of reach"},
+            {"timing", "gpu: timestamps around the dispatches, no statistics; cpu: wall clock of solveOnCpu; "
+                       "best of runs"},
+            {"max_err_vox", "max over probes (the ball's first points) not flagged, against the double ground truth"},
+            {"records", std::move(records)},
+            {"summary", summary},
+            {"seconds", seconds},
+        };
+        if (!workPrecision.is_null()) json["work_precision"] = workPrecision;
         writeJson(json, args.jsonPath);
         std::printf("wrote %s\n", args.jsonPath.c_str());
     }
-    std::printf("bench took %.1f s\n",
-                std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+    std::printf("bench took %.1f s\n", seconds);
 }
 
 } // namespace
@@ -138,32 +441,69 @@ void runBench(const BenchArgs& args) {
 void addBenchCommand(CLI::App& app) {
     auto args = std::make_shared<BenchArgs>();
     CLI::App* cmd = app.add_subcommand(
-        "bench",
-        "Throughput (vertices per second: GPU, CPU reference on 1 and all threads) and a work-precision sweep");
+        "bench", "The benchmark suite: per-method throughput (GPU, CPU reference on 1 and all threads), a scaling "
+                 "curve at 100% and 5% active, the key GPU/CPU figure, FLOP rate against peak, work-precision");
     cmd->footer(
-        "Throughput workload: points uniform in a ball of 2x the first tool's outer radius around its tip at\n"
-        "pose A (voxels, fixed seed), so the vertex count does not depend on --mesh; default solver options.\n"
-        "GPU times are timestamps around the dispatch; CPU times are wall clock. Best of the runs.\n"
-        "Work-precision: the mesh's vertices (default: the built-in icosphere; a mesh over 20,000 vertices\n"
-        "is thinned to 20,000), integrated by the CPU reference, which runs the same kernel as the GPU, and\n"
-        "compared with the double ground truth: rk4dbl, bs32 and dp45 at tol 1, 0.3, 0.1, 0.03, 0.01 and\n"
-        "0.003 voxel, rk4 at 1 to 32 steps, with up to 512 attempts per vertex. Flagged vertices are left\n"
-        "out of the error and counted.");
+        "Workload: points uniform in a ball of 2x the first tool's outer radius around its tip at pose A\n"
+        "(voxels, seed 12345), all within reach. Partly active: the ball's first N*fraction points plus points\n"
+        "in a shell around the tool's path that the kernel culls, scattered among them at random or clustered\n"
+        "first. GPU times are timestamps around the dispatch (best of the runs, without statistics; one extra\n"
+        "run with statistics gives the evaluations); CPU times are wall clock. max error: the probes (the\n"
+        "ball's first points) against the double ground truth. Key figure: bs32, tol 0.1, the recorded stroke\n"
+        "test0 as a Kelvinlet (the built-in stroke when absent), 1M vertices. Work-precision: the mesh's\n"
+        "vertices (thinned to --sweep-vertices), CPU reference against the ground truth over tolerances.");
     addMoveInputOptions(*cmd, args->inputs);
-    cmd->add_option("--sizes", args->sizes, "Vertex counts for throughput (default 10000,100000,1000000,2000000)")
-        ->delimiter(',')
-        ->check(CLI::Range(size_t(1), size_t(50'000'000)));
-    cmd->add_flag("--quick", args->quick, "Throughput at 10000 and 100000 vertices only (--sizes wins)");
+    cmd->add_flag("--quick", args->quick,
+                  "Small sizes (methods 2000, scaling 2000 and 40000, key 20000, 64 probes, sweep 500 vertices)");
     cmd->add_option("--methods", args->methods, "Methods to measure, comma-separated")
         ->delimiter(',')
         ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
         ->capture_default_str();
-    cmd->add_option("--repeats", args->repeats, "Runs per throughput measurement, the best kept "
+    cmd->add_option("--method-sizes", args->methodSizes, "Vertex counts of the per-method table (default 100000)")
+        ->delimiter(',')
+        ->check(CLI::Range(size_t(1), size_t(50'000'000)));
+    cmd->add_option("--sizes", args->sizes,
+                    "Vertex counts of the scaling curve (default 10000,100000,1000000,2000000,4000000)")
+        ->delimiter(',')
+        ->check(CLI::Range(size_t(1), size_t(50'000'000)));
+    cmd->add_option("--scaling-method", args->scalingMethod, "Method of the scaling curve")
+        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
+        ->capture_default_str();
+    cmd->add_option("--scaling-backends", args->scalingBackends, "Backends of the scaling curve: gpu, cpu1, cpuN")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"gpu", "cpu1", "cpuN"}))
+        ->capture_default_str();
+    cmd->add_option("--active-fraction", args->activeFraction, "Active fraction of the partly active curve")
+        ->check(CLI::Range(1e-6, 1.0))
+        ->capture_default_str();
+    cmd->add_option("--layouts", args->layouts, "Where the active vertices sit: scattered, clustered")
+        ->delimiter(',')
+        ->check(CLI::IsMember({"scattered", "clustered"}))
+        ->capture_default_str();
+    cmd->add_option("--key-size", args->keySize, "Vertices of the key figure (default 1000000)")
+        ->check(CLI::Range(size_t(1), size_t(50'000'000)));
+    cmd->add_option("--key-stroke", args->keyStroke, "Stroke of the key figure (default: recorded test0)");
+    cmd->add_option("--probes", args->probes,
+                    "Vertices compared with the double ground truth per measurement (default 1000; 0: none)");
+    cmd->add_option("--sweep-vertices", args->sweepVertices,
+                    "The work-precision sweep thins the mesh to this many vertices (default 20000)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--repeats", args->repeats, "Timed runs per measurement, the best kept "
                                                 "(default: 3 below 1M vertices, 1 from 1M up)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--json", args->jsonPath, "Write both tables, the device, thread count and inputs as JSON");
+    cmd->add_option("--peak-gflops", args->peakGflops,
+                    "The GPU's FP32 peak in GFLOP/s (default: lavapipe threads x lanes x 2 x clock from "
+                    "/proc/cpuinfo; the README's figures for H100/H200)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--threads", args->threads, "Threads of the cpuN backend (default: every core)");
+    cmd->add_option("--json", args->jsonPath, "Write every measurement as a record, and the summary, as JSON");
     CLI::Option* chart = cmd->add_option("--chart", args->chartPath, "Write the work-precision chart (SVG)");
-    cmd->add_flag("--no-throughput", args->noThroughput, "Skip the throughput table");
+    cmd->add_option("--scaling-chart", args->scalingChartPath, "Write the scaling chart (SVG)");
+    cmd->add_flag("--no-throughput", args->noThroughput, "Skip every throughput measurement (methods, scaling, key)");
+    cmd->add_flag("--no-methods", args->noMethods, "Skip the per-method table");
+    cmd->add_flag("--no-scaling", args->noScaling, "Skip the scaling curve");
+    cmd->add_flag("--no-key", args->noKey, "Skip the key GPU/CPU figure");
+    cmd->add_flag("--no-gpu", args->noGpu, "CPU reference only");
     CLI::Option* noChart = cmd->add_flag("--no-chart", args->noChart, "Skip the work-precision sweep and chart");
     noChart->excludes(chart);
     cmd->callback([args] { runBench(*args); });

@@ -1,162 +1,388 @@
-// Solver throughput: vertices per second on the GPU and the CPU reference
-// (one thread and every core), per method and vertex count.
+// Solver throughput: workloads, one measurement per method and backend, FLOPs and peaks.
 #include "throughput.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
 #include <limits>
-#include <memory>
+#include <random>
 #include <thread>
 
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
 #include "error.hpp"
+#include "kernel.hpp"
+#include "kernel_tools.hpp"
 
 namespace sculptflow::cli {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr size_t kWarmUpVertices = 256;
+constexpr uint32_t kLayoutSeed = 777;
+constexpr uint32_t kShellSeed = 4242;
 
-int repeatsFor(const ThroughputOptions& options, size_t vertices) {
-    if (options.repeats) return std::max(1, *options.repeats);
-    return vertices >= 1'000'000 ? 1 : 3;
-}
-
-SolverOptions optionsFor(Method method) {
-    SolverOptions options;
-    options.method = method;
-    return options;
-}
-
-// The best wall-clock time of `repeats` CPU runs, and the first run's solution.
-double bestCpuSeconds(const Move& move, std::span<const glm::vec3> start, const SolverOptions& options,
-                      unsigned threads, int repeats, CpuSolution* first) {
-    double best = std::numeric_limits<double>::infinity();
-    for (int r = 0; r < repeats; ++r) {
-        const auto begin = std::chrono::steady_clock::now();
-        CpuSolution solution = solveOnCpu(move, start, options, threads);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
-        if (r == 0 && first) *first = std::move(solution);
+// The value of `key` in the first /proc/cpuinfo line that starts with it.
+std::string cpuinfoValue(const std::string& key) {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind(key, 0) != 0) continue;
+        const size_t colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        const size_t first = line.find_first_not_of(" \t", colon + 1);
+        return first == std::string::npos ? "" : line.substr(first);
     }
-    return best;
+    return "";
 }
 
-double maxDifference(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+uint32_t flagsWithoutCulled(const VertexStatistics& s) { return s.flags & ~kernel::kFlagCulled; }
+
+size_t countFlagged(std::span<const VertexStatistics> statistics) {
+    return size_t(std::count_if(statistics.begin(), statistics.end(),
+                                [](const VertexStatistics& s) { return flagsWithoutCulled(s) != 0; }));
+}
+
+// Max error of the unflagged probes against the ground truth; NaN without probes.
+void probeError(const MeasureContext& context, const Workload& workload, std::span<const glm::vec3> positions,
+                std::span<const VertexStatistics> statistics, BenchRecord& record) {
+    record.maxErrVox = kNaN;
+    record.errProbes = 0;
+    if (!context.probes) return;
+    const GroundTruth& truth = context.probes->truth;
     double worst = 0.0;
-    for (size_t i = 0; i < a.size() && i < b.size(); ++i)
-        worst = std::max(worst, double(glm::length(glm::dvec3(a[i]) - glm::dvec3(b[i]))));
-    return worst;
+    const size_t n = std::min(workload.probes.size(), context.probes->count);
+    for (size_t k = 0; k < n; ++k) {
+        const uint32_t i = workload.probes[k];
+        if (!truth.converged[k] || flagsWithoutCulled(statistics[i]) != 0) continue;
+        worst = std::max(worst, glm::length(glm::dvec3(positions[i]) - truth.positions[k]));
+        ++record.errProbes;
+    }
+    if (record.errProbes) record.maxErrVox = worst;
 }
 
-std::string rateText(double rate) {
+BenchRecord startRecord(const MeasureContext& context, const Workload& workload, const SolverOptions& options,
+                        Backend backend) {
+    BenchRecord r;
+    r.stroke = context.stroke;
+    r.workload = workload.name;
+    r.method = options.method;
+    r.tolerance = options.tolerance;
+    r.fixedSteps = options.method == Method::Rk4 ? options.fixedSteps : 0;
+    r.backend = backend;
+    r.vertices = workload.vertices.size();
+    r.flopsPerEval = flopsPerEvaluation(*context.move);
+    r.peakGflops = kNaN;
+    r.gpuStatisticsMs = kNaN;
+    return r;
+}
+
+void finishRecord(const SolveReport& report, double seconds, BenchRecord& r) {
+    r.seconds = seconds;
+    r.active = r.vertices ? double(r.vertices - report.culled) / double(r.vertices) : 0.0;
+    r.evalsMean = report.meanEvaluations();
+    r.evaluations = report.evaluations;
+    const bool timed = std::isfinite(seconds) && seconds > 0.0;
+    r.vertsPerSecond = timed ? double(r.vertices) / seconds : kNaN;
+    r.gflops = timed ? r.flopsPerEval * double(r.evaluations) / seconds * 1e-9 : kNaN;
+}
+
+std::string fixed(double v, const char* format) {
+    if (!std::isfinite(v)) return "-";
     char buffer[32];
-    if (std::isnan(rate)) return "n/a";
-    std::snprintf(buffer, sizeof buffer, "%.3f", rate * 1e-6);
+    std::snprintf(buffer, sizeof buffer, format, v);
     return buffer;
 }
 
 } // namespace
 
-
-Throughput measureThroughput(const Move& move, GpuSolver* gpu, const ThroughputOptions& options) {
-    if (move.tools.empty()) throw Error("bench: the move has no tools to place the workload around");
-    Throughput result;
-    result.allThreads = options.allThreads ? options.allThreads : std::max(1u, std::thread::hardware_concurrency());
-    result.device = gpu ? gpu->context().deviceName() : "no GPU";
-    const size_t largest = options.sizes.empty() ? 0 : *std::max_element(options.sizes.begin(), options.sizes.end());
-    const std::vector<glm::vec3> ball = ballAroundTip(move.tools.front(), std::max(largest, kWarmUpVertices));
-
-    if (gpu) { // the timed runs use the pipelines without statistics
-        GpuMesh warmUp(gpu->context(), std::span(ball).first(kWarmUpVertices));
-        for (Method method : options.methods) gpu->run(warmUp, move, optionsFor(method), false);
+std::string_view backendName(Backend backend) {
+    switch (backend) {
+    case Backend::Gpu: return "gpu";
+    case Backend::CpuOne: return "cpu1";
+    case Backend::CpuAll: return "cpuN";
     }
-
-    for (size_t size : options.sizes) {
-        const std::span<const glm::vec3> start = std::span(ball).first(size);
-        std::unique_ptr<GpuMesh> mesh = gpu ? std::make_unique<GpuMesh>(gpu->context(), start) : nullptr;
-        for (Method method : options.methods) {
-            const SolverOptions solver = optionsFor(method);
-            ThroughputRow row;
-            row.method = method;
-            row.vertices = size;
-            row.repeats = repeatsFor(options, size);
-
-            CpuSolution reference;
-            const double one = bestCpuSeconds(move, start, solver, 1, row.repeats, &reference);
-            const double all = bestCpuSeconds(move, start, solver, result.allThreads, row.repeats, nullptr);
-            row.cpuOneRate = double(size) / one;
-            row.cpuAllRate = double(size) / all;
-            row.evaluationsPerVertex = reference.report.meanEvaluations();
-
-            row.gpuRate = kNaN;
-            row.gpuCpuMaxDifference = kNaN;
-            if (mesh) {
-                double best = std::numeric_limits<double>::infinity();
-                for (int r = 0; r < row.repeats; ++r)
-                    best = std::min(best, gpu->run(*mesh, move, solver, false).gpuMilliseconds);
-                if (std::isfinite(best) && best > 0.0) row.gpuRate = double(size) / (best * 1e-3);
-                row.gpuCpuMaxDifference = maxDifference(mesh->readPositions(), reference.positions);
-            }
-            result.rows.push_back(row);
-        }
-    }
-    // Sizes were the outer loop so that each size is uploaded once; report by method.
-    std::stable_sort(result.rows.begin(), result.rows.end(), [&](const ThroughputRow& a, const ThroughputRow& b) {
-        auto rank = [&](Method m) { return std::find(options.methods.begin(), options.methods.end(), m); };
-        return rank(a.method) < rank(b.method);
-    });
-    return result;
+    return "?";
 }
 
-std::string throughputTable(const Throughput& t) {
+std::string_view layoutName(Layout layout) { return layout == Layout::Scattered ? "scattered" : "clustered"; }
+
+double flopsPerEvaluation(const Move& move) {
+    double flops = 0.0;
+    for (const ToolMotion& tool : move.tools)
+        flops += tool.kind == ToolKind::Affine ? kAffineFlopsPerEvaluation : kKelvinletFlopsPerEvaluation;
+    return flops;
+}
+
+double cpuClockGhz() {
+    const std::string mhz = cpuinfoValue("cpu MHz");
+    char* end = nullptr;
+    const double value = std::strtod(mhz.c_str(), &end);
+    return end != mhz.c_str() && value > 0.0 ? value * 1e-3 : kNaN;
+}
+
+std::string cpuModelName() {
+    const std::string name = cpuinfoValue("model name");
+    return name.empty() ? "CPU" : name;
+}
+
+PeakFlops devicePeakFlops(const std::string& deviceName, unsigned cpuThreads, double clockGhz) {
+    char text[200];
+    if (deviceName.find("llvmpipe") != std::string::npos) {
+        int bits = 256; // llvmpipe names its vector width: "llvmpipe (LLVM 15.0.6, 256 bits)"
+        if (const size_t at = deviceName.find(" bits"); at != std::string::npos) {
+            size_t from = at;
+            while (from > 0 && std::isdigit(static_cast<unsigned char>(deviceName[from - 1]))) --from;
+            if (from < at) bits = std::atoi(deviceName.substr(from, at - from).c_str());
+        }
+        unsigned threads = std::max(1u, cpuThreads);
+        if (const char* env = std::getenv("LP_NUM_THREADS"); env && std::atoi(env) > 0) threads = unsigned(std::atoi(env));
+        const int lanes = std::max(1, bits / 32);
+        if (!(clockGhz > 0.0)) return {kNaN, "lavapipe: CPU clock unknown (no /proc/cpuinfo); pass --peak-gflops"};
+        std::snprintf(text, sizeof text, "lavapipe: %u threads x %d lanes x 2 (FMA) x %.2f GHz", threads, lanes,
+                      clockGhz);
+        return {double(threads) * lanes * 2.0 * clockGhz, text};
+    }
+    struct Known {
+        const char* name;
+        double tflops;
+    };
+    // NVIDIA datasheet FP32 (non-tensor) peaks; the more specific names first.
+    static const Known known[] = {{"H100 PCIe", 51.2}, {"H100 NVL", 60.0}, {"H100", 67.0},
+                                  {"H200 NVL", 60.0},  {"H200", 67.0}};
+    for (const Known& k : known) {
+        if (deviceName.find(k.name) == std::string::npos) continue;
+        std::snprintf(text, sizeof text, "%s FP32 datasheet peak, %.1f TFLOP/s", k.name, k.tflops);
+        return {k.tflops * 1e3, text};
+    }
+    return {kNaN, "unknown for this device; pass --peak-gflops"};
+}
+
+Workload ballWorkload(const Move& move, size_t count, size_t probeCount) {
+    if (move.tools.empty()) throw Error("bench: the move has no tools to place the workload around");
+    Workload w;
+    w.name = "ball";
+    w.vertices = ballAroundTip(move.tools.front(), count);
+    w.activeVertices = count;
+    for (size_t k = 0; k < std::min(probeCount, count); ++k) w.probes.push_back(uint32_t(k));
+    return w;
+}
+
+Workload partlyActiveWorkload(const Move& move, size_t count, double activeFraction, Layout layout,
+                              size_t probeCount, const std::vector<double>& cullTolerances) {
+    if (move.tools.empty()) throw Error("bench: the move has no tools to place the workload around");
+    if (!(activeFraction > 0.0 && activeFraction <= 1.0))
+        throw Error("bench: the active fraction must be in (0, 1]");
+    if (count > size_t(std::numeric_limits<uint32_t>::max())) throw Error("bench: too many vertices");
+    const ToolMotion& tool = move.tools.front();
+    const size_t active = std::max<size_t>(1, size_t(std::llround(activeFraction * double(count))));
+    const size_t far = count - std::min(active, count);
+
+    // The far vertices: uniform in a spherical shell [R, 2R] around the middle of
+    // the tip's path, each kept only if the kernel culls it at every tolerance.
+    SolverOptions options;
+    kernel::Kernel k = makeKernel(move, options);
+    std::vector<float> tolerances;
+    for (double t : cullTolerances) tolerances.push_back(float(t));
+    if (tolerances.empty()) tolerances.push_back(k.settings.tolerance);
+    auto culled = [&](const glm::vec3& p) {
+        for (float t : tolerances)
+            if (!k.outOfReach(p, t)) return false;
+        return true;
+    };
+    const glm::dvec3 center = tool.origin + 0.5 * tool.translation;
+    double reach = 0.5 * glm::length(tool.translation);
+    for (const ToolMotion& t : move.tools)
+        reach = std::max(reach, glm::length(t.origin - center) + glm::length(t.translation) + 4.0 * t.outerRadius);
+    std::mt19937 rng(kShellSeed);
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    auto shellPoint = [&](double inner) {
+        const double z = 2.0 * unit(rng) - 1.0; // uniform direction
+        const double phi = 2.0 * 3.14159265358979323846 * unit(rng);
+        const double u = unit(rng);             // uniform in volume between inner and 2·inner
+        const double radius = inner * std::cbrt(1.0 + 7.0 * u);
+        const double xy = std::sqrt(std::max(0.0, 1.0 - z * z));
+        return glm::vec3(center + radius * glm::dvec3(xy * std::cos(phi), xy * std::sin(phi), z));
+    };
+    // Grow the shell until almost all of a trial lies out of reach.
+    for (int grow = 0; grow < 40; ++grow) {
+        int inReach = 0;
+        for (int i = 0; i < 256; ++i) inReach += culled(shellPoint(reach)) ? 0 : 1;
+        if (inReach <= 2) break;
+        reach *= 1.5;
+    }
+    std::vector<glm::vec3> farPoints;
+    farPoints.reserve(far);
+    size_t rejected = 0;
+    while (farPoints.size() < far) {
+        const glm::vec3 p = shellPoint(reach);
+        if (culled(p)) {
+            farPoints.push_back(p);
+        } else if (++rejected > far + 1000) {
+            throw Error("bench: could not place vertices out of the tool's reach");
+        }
+    }
+
+    const std::vector<glm::vec3> ball = ballAroundTip(tool, active);
+    Workload w;
+    char name[64];
+    std::snprintf(name, sizeof name, "ball %g%% active, %s", 100.0 * activeFraction,
+                  std::string(layoutName(layout)).c_str());
+    w.name = name;
+    w.activeVertices = active;
+    // order[i]: < active → ball point order[i], else far point order[i] − active.
+    std::vector<uint32_t> order(active + far);
+    for (size_t i = 0; i < order.size(); ++i) order[i] = uint32_t(i);
+    if (layout == Layout::Scattered) { // Fisher–Yates with mt19937, portable across libraries
+        std::mt19937 shuffle(kLayoutSeed);
+        for (size_t i = order.size(); i > 1; --i) {
+            const size_t j = size_t((uint64_t(shuffle()) * uint64_t(i)) >> 32);
+            std::swap(order[i - 1], order[j]);
+        }
+    }
+    w.vertices.resize(order.size());
+    std::vector<uint32_t> whereBall(active);
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i] < active) {
+            w.vertices[i] = ball[order[i]];
+            whereBall[order[i]] = uint32_t(i);
+        } else {
+            w.vertices[i] = farPoints[order[i] - active];
+        }
+    }
+    for (size_t p = 0; p < std::min(probeCount, active); ++p) w.probes.push_back(whereBall[p]);
+    return w;
+}
+
+TruthProbes computeTruthProbes(const Move& move, size_t count) {
+    TruthProbes probes;
+    probes.count = count;
+    const auto begin = std::chrono::steady_clock::now();
+    const std::vector<glm::vec3> start = ballAroundTip(move.tools.front(), count);
+    probes.truth = groundTruth(move, start);
+    probes.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+    return probes;
+}
+
+BenchRecord measureCpu(const MeasureContext& context, const Workload& workload, const SolverOptions& options,
+                       Backend backend, int runs) {
+    BenchRecord r = startRecord(context, workload, options, backend);
+    r.device = context.cpuDevice;
+    r.threads = backend == Backend::CpuOne ? 1u : std::max(1u, context.allThreads);
+    r.runs = std::max(1, runs);
+    double best = std::numeric_limits<double>::infinity();
+    SolveReport report;
+    for (int run = 0; run < r.runs; ++run) {
+        const auto begin = std::chrono::steady_clock::now();
+        CpuSolution solution = solveOnCpu(*context.move, workload.vertices, options, r.threads);
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
+        if (run == 0) {
+            report = solution.report;
+            probeError(context, workload, solution.positions, solution.statistics, r);
+            r.flagged = countFlagged(solution.statistics);
+        }
+    }
+    finishRecord(report, best, r);
+    return r;
+}
+
+BenchRecord measureGpu(const MeasureContext& context, const Workload& workload, GpuSolver& solver, GpuMesh& mesh,
+                       const SolverOptions& options, int runs) {
+    if (mesh.vertexCount() != workload.vertices.size()) throw Error("bench: the GPU mesh is not the workload's");
+    BenchRecord r = startRecord(context, workload, options, Backend::Gpu);
+    r.device = context.gpuDevice;
+    r.threads = 0;
+    r.runs = std::max(1, runs);
+    r.peakGflops = context.gpuPeakGflops;
+
+    const GpuRun statisticsRun = solver.run(mesh, *context.move, options, /*statistics=*/true);
+    r.gpuStatisticsMs = statisticsRun.gpuMilliseconds;
+    {
+        const std::vector<VertexStatistics> statistics = mesh.readStatistics();
+        const std::vector<glm::vec3> positions = mesh.readPositions();
+        probeError(context, workload, positions, statistics, r);
+        r.flagged = countFlagged(statistics);
+    }
+    double best = std::numeric_limits<double>::infinity();
+    for (int run = 0; run < r.runs; ++run)
+        best = std::min(best, solver.run(mesh, *context.move, options, /*statistics=*/false).gpuMilliseconds);
+    finishRecord(statisticsRun.report, std::isfinite(best) ? best * 1e-3 : kNaN, r);
+    return r;
+}
+
+nlohmann::json recordJson(const BenchRecord& r) {
+    const bool gpu = r.backend == Backend::Gpu;
+    return {
+        {"method", methodName(r.method)},
+        {"backend", backendName(r.backend)},
+        {"device", r.device},
+        {"vertices", r.vertices},
+        {"active", r.active},
+        {"verts_per_s", r.vertsPerSecond}, // NaN (no timing) is written as null
+        {"evals_mean", r.evalsMean},
+        {"max_err_vox", r.maxErrVox},
+        {"suite", r.suite},
+        {"stroke", r.stroke},
+        {"workload", r.workload},
+        {"tol", r.tolerance},
+        {"fixed_steps", r.fixedSteps ? nlohmann::json(r.fixedSteps) : nlohmann::json(nullptr)},
+        {"threads", gpu ? nlohmann::json(nullptr) : nlohmann::json(r.threads)},
+        {"runs", r.runs},
+        {"ms", r.seconds * 1e3},
+        {"gpu_ms", gpu ? r.seconds * 1e3 : kNaN},
+        {"gpu_statistics_ms", r.gpuStatisticsMs},
+        {"evaluations", r.evaluations},
+        {"flagged", r.flagged},
+        {"err_probes", r.errProbes},
+        {"flops_per_eval", r.flopsPerEval},
+        {"gflops", r.gflops},
+        {"peak_gflops", r.peakGflops},
+        {"peak_fraction", r.gflops / r.peakGflops},
+    };
+}
+
+std::string recordsTable(const std::vector<BenchRecord>& records) {
     std::string out;
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "throughput: GPU %s (timestamps around the dispatch), CPU reference with 1 and %u threads "
-                  "(wall clock); best of the runs\n",
-                  t.device.c_str(), t.allThreads);
+    char line[300];
+    std::snprintf(line, sizeof line, "%-7s %-5s %-28s %9s %7s %10s %9s %9s %7s %10s %10s\n", "method", "back",
+                  "workload", "vertices", "active", "Mverts/s", "evals/vtx", "GFLOP/s", "%peak", "max err", "time ms");
     out += line;
-    std::snprintf(line, sizeof line, "%-7s %9s %8s %12s %12s %14s %10s %10s\n", "method", "vertices", "runs",
-                  "GPU Mvert/s", "CPU-1 Mvert/s", "CPU-all Mvert/s", "GPU/CPU-1", "evals/vtx");
-    out += line;
-    for (const ThroughputRow& r : t.rows) {
-        char ratio[32] = "n/a";
-        if (!std::isnan(r.gpuRate)) std::snprintf(ratio, sizeof ratio, "%.2f", r.gpuRate / r.cpuOneRate);
-        std::snprintf(line, sizeof line, "%-7s %9zu %8d %12s %13s %15s %10s %10.1f\n",
-                      std::string(methodName(r.method)).c_str(), r.vertices, r.repeats, rateText(r.gpuRate).c_str(),
-                      rateText(r.cpuOneRate).c_str(), rateText(r.cpuAllRate).c_str(), ratio, r.evaluationsPerVertex);
+    for (const BenchRecord& r : records) {
+        const std::string peak = std::isfinite(r.peakGflops) ? fixed(100.0 * r.gflops / r.peakGflops, "%.2f") : "-";
+        std::snprintf(line, sizeof line, "%-7s %-5s %-28s %9zu %6.1f%% %10s %9.1f %9s %7s %10s %10s\n",
+                      std::string(methodName(r.method)).c_str(), std::string(backendName(r.backend)).c_str(),
+                      r.workload.c_str(), r.vertices, 100.0 * r.active, fixed(r.vertsPerSecond * 1e-6, "%.4f").c_str(),
+                      r.evalsMean, fixed(r.gflops, "%.3f").c_str(), peak.c_str(), fixed(r.maxErrVox, "%.4f").c_str(),
+                      fixed(r.seconds * 1e3, "%.1f").c_str());
         out += line;
     }
     return out;
 }
 
-nlohmann::json throughputJson(const Throughput& t) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (const ThroughputRow& r : t.rows) {
-        rows.push_back({
-            {"method", methodName(r.method)},
-            {"vertices", r.vertices},
-            {"runs", r.repeats},
-            {"gpu_verts_per_s", r.gpuRate}, // NaN (no GPU) is written as null
-            {"cpu_1_verts_per_s", r.cpuOneRate},
-            {"cpu_all_verts_per_s", r.cpuAllRate},
-            {"gpu_over_cpu_1", r.gpuRate / r.cpuOneRate},
-            {"evaluations_per_vertex", r.evaluationsPerVertex},
-            {"gpu_cpu_max_difference_voxels", r.gpuCpuMaxDifference},
-        });
+LogLogChart scalingChart(const nlohmann::json& records, const std::string& method, const std::string& stroke,
+                         const std::string& title) {
+    LogLogChart chart;
+    chart.title = title;
+    chart.xLabel = "vertices";
+    chart.yLabel = "vertices per second";
+    for (const nlohmann::json& r : records) {
+        if (r.value("suite", "") == "work_precision" || r.value("method", "") != method) continue;
+        if (r.value("stroke", "") != stroke) continue;
+        if (!r["verts_per_s"].is_number() || !r["vertices"].is_number()) continue;
+        const std::string name = r.at("backend").get<std::string>() + " " + r.at("workload").get<std::string>();
+        auto series = std::find_if(chart.series.begin(), chart.series.end(),
+                                   [&](const ChartSeries& s) { return s.name == name; });
+        if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), ChartSeries{name, {}});
+        series->points.push_back({r["vertices"].get<double>(), r["verts_per_s"].get<double>(), ""});
     }
-    return {
-        {"device", t.device},
-        {"cpu_threads", t.allThreads},
-        {"workload", "uniform in a ball of 2 outer radii around the first tool's tip at pose A, seed 12345"},
-        {"solver_options", "defaults (tol 0.1 voxel, 64 attempts; rk4: 1 step per segment)"},
-        {"gpu_timing", "timestamps around the dispatch (no upload or readback)"},
-        {"cpu_timing", "wall clock of solveOnCpu (statistics included)"},
-        {"rows", std::move(rows)},
-    };
+    // A curve needs two sizes: a backend measured at one size only (the per-method table's) is left out.
+    std::erase_if(chart.series, [](const ChartSeries& s) { return s.points.size() < 2; });
+    for (ChartSeries& s : chart.series)
+        std::sort(s.points.begin(), s.points.end(), [](const ChartPoint& a, const ChartPoint& b) { return a.x < b.x; });
+    return chart;
 }
 
 } // namespace sculptflow::cli

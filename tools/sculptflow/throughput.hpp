@@ -1,53 +1,182 @@
-// Solver throughput: vertices per second on the GPU and the CPU reference
-// (one thread and every core), per method and vertex count.
+// Solver throughput for `sculptflow bench`: the workloads (a ball around the
+// tool tip, fully or partly within the tool's reach), one measurement of one
+// method on one backend (GPU, CPU reference on one thread or on all), and the
+// FLOP count and device peak that turn a time into an achieved FLOP rate.
+//
+// Every measurement is a BenchRecord; `sculptflow bench --json` writes them as
+// an array of records and the charts read the same records back.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
+#include "ground_truth.hpp"
 #include "gpu_solver.hpp"
 #include "motion.hpp"
 #include "solver_options.hpp"
+#include "svg_chart.hpp"
 
 namespace sculptflow::cli {
 
-struct ThroughputOptions {
-    std::vector<Method> methods{Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
-    std::vector<size_t> sizes{10'000, 100'000, 1'000'000, 2'000'000};
-    // Runs per measurement, the best kept; unset: 3 below 1M vertices, 1 from 1M up.
-    std::optional<int> repeats;
-    unsigned allThreads = 0; // the "all threads" CPU column; 0: hardware concurrency
+enum class Backend { Gpu, CpuOne, CpuAll };
+std::string_view backendName(Backend backend); // "gpu", "cpu1", "cpuN"
+
+// FLOPs of one right-hand-side evaluation v(x, s) of one tool, counted by hand
+// from shaders/sculptflow/field.glsl as written: every add, subtract, multiply,
+// divide and inversesqrt counts 1 (so a fused multiply-add counts 2, as device
+// peaks count it); negation, loads and compares count 0; per-tool constant
+// subexpressions (a − b, 0.5·a, 1.1·ε) are counted where they are written, since
+// the shader computes them there.
+//   toolOffset                      (x − p_A) − s·d: 3 sub + 3 mul + 3 sub          =   9
+//   kelvinletTerm, one radius ε:
+//     ε²                                                                           1
+//     dot(R,R) + ε², inversesqrt                                        5 + 1 + 1 =  7
+//     r⁻³ = r⁻¹·r⁻¹·r⁻¹                                                            2
+//     grab: ((a−b)r⁻¹ + 0.5·a·ε²·r⁻³)·f  6 + 3; (b·r⁻³·dot(R,f))·R  5+2+3; + 3    = 22
+//     radial = r⁻³ + 1.5·ε²·r⁻³·r⁻¹·r⁻¹                                            5
+//     twist = (−a·radial)·(F × R): 1 + cross 9 + 3                                13
+//     scale = (kelvinScale·radial·G)·R: 2 + 3                                      5
+//     grab + twist + scale                                                          6
+//                                                                            total 61
+//   kelvinletVelocity: 1.1·ε + 2 × 61 + vector subtract 3                     = 126
+//   velocity(): v += (3 adds)                                                  =   3
+// A Kelvinlet: 9 + 126 + 3 = 138. An affine tool: toolOffset 9 + cross 9 +
+// λ·R 3 + two vector adds 6 + v += 3 = 30.
+// The steppers' own arithmetic (stage combinations, the error norm, the
+// controller: about 20 FLOPs per evaluation for bs32) and the culling test are
+// not counted, so the achieved rate is a lower bound.
+inline constexpr double kKelvinletFlopsPerEvaluation = 138.0;
+inline constexpr double kAffineFlopsPerEvaluation = 30.0;
+
+// FLOPs of one evaluation of the move's field: the sum over its tools (exact for
+// one tool; an upper bound once affine tools have ended for a vertex).
+double flopsPerEvaluation(const Move& move);
+
+// A device's FP32 peak, in GFLOP/s (NaN when unknown), and where it came from.
+struct PeakFlops {
+    double gflops = 0.0;
+    std::string source;
 };
 
-// One method at one vertex count. Rates are vertices per second; NaN where not measured.
-struct ThroughputRow {
+// The first "cpu MHz" of /proc/cpuinfo in GHz; NaN when it cannot be read.
+double cpuClockGhz();
+// "model name" from /proc/cpuinfo, or "CPU".
+std::string cpuModelName();
+
+// The peak of a Vulkan device by name: for lavapipe ("llvmpipe (LLVM …, 256
+// bits)") threads × lanes (the bits / 32) × 2 (FMA) × clock, with threads from
+// LP_NUM_THREADS or `cpuThreads`; for the NVIDIA parts of the README's table
+// their datasheet FP32 figure (H100 SXM 67, H100 PCIe 51, H100 NVL 60, H200 67,
+// H200 NVL 60 TFLOP/s); otherwise NaN with a note to pass --peak-gflops.
+PeakFlops devicePeakFlops(const std::string& deviceName, unsigned cpuThreads, double clockGhz);
+
+// Where the active vertices of a partly active workload sit in the vertex order.
+enum class Layout {
+    Scattered, // at random positions among the others (a point cloud with no order): SIMD lanes diverge
+    Clustered, // first, one block (a mesh whose touched region is contiguous in memory)
+};
+std::string_view layoutName(Layout layout); // "scattered", "clustered"
+
+// A benchmark mesh. Active vertices are the first ones of ballAroundTip (points
+// uniform in a ball of 2 outer radii around the first tool's tip at pose A,
+// seed 12345), so a partly active workload contains exactly the vertices of the
+// fully active one of its active count.
+struct Workload {
+    std::string name;                // "ball", "ball 5% active, scattered"
+    std::vector<glm::vec3> vertices; // voxels
+    size_t activeVertices = 0;       // those from the ball
+    // probes[k] is the index of ball point k (k < probes.size()): the vertices
+    // whose ground truth TruthProbes holds.
+    std::vector<uint32_t> probes;
+};
+
+// The ball: `count` vertices, all within reach; the first `probeCount` are probes.
+Workload ballWorkload(const Move& move, size_t count, size_t probeCount);
+
+// `count` vertices of which round(activeFraction × count) are the ball's first
+// points and the rest lie in a shell around the tool's path, each one checked to
+// be culled by the kernel's outOfReach at every tolerance in `cullTolerances`
+// (the kernel's internal ones, voxels). Deterministic.
+Workload partlyActiveWorkload(const Move& move, size_t count, double activeFraction, Layout layout,
+                              size_t probeCount, const std::vector<double>& cullTolerances);
+
+// The double ground truth of the ball's first `count` points (the probes).
+struct TruthProbes {
+    GroundTruth truth;
+    size_t count = 0;
+    double seconds = 0.0;
+};
+TruthProbes computeTruthProbes(const Move& move, size_t count);
+
+// One measurement: one method, one backend, one workload. NaN is written as null.
+struct BenchRecord {
+    std::string suite;    // the table that asked first: "methods", "scaling", "key", "work_precision"
+    std::string stroke;   // "built-in" or the stroke's path, with the kind
+    std::string workload; // Workload::name, or "sweep" for the work-precision points
     Method method = Method::Bs32;
+    double tolerance = 0.1; // voxels (rk4: the culling tolerance only)
+    int fixedSteps = 0;     // rk4: steps per segment; 0 for the adaptive methods
+    Backend backend = Backend::Gpu;
+    std::string device;
+    unsigned threads = 1; // CPU threads (the GPU: 0)
     size_t vertices = 0;
-    int repeats = 0;
-    double gpuRate = 0.0;    // GPU timestamps around the dispatch
-    double cpuOneRate = 0.0; // wall clock of the CPU reference, one thread
-    double cpuAllRate = 0.0; // wall clock, allThreads threads
-    double evaluationsPerVertex = 0.0;
-    double gpuCpuMaxDifference = 0.0; // voxels, GPU output against the CPU reference's
+    double active = 0.0;  // (vertices − culled) / vertices, from the solver's report
+    int runs = 0;         // timed runs; the best is kept
+    double seconds = 0.0; // best run: GPU timestamps around the dispatches, or CPU wall clock
+    double vertsPerSecond = 0.0;
+    double evalsMean = 0.0;    // evaluations per vertex, the solver's report (culled vertices count 0)
+    uint64_t evaluations = 0;  // in all
+    size_t flagged = 0;        // vertices ending MIN_STEP_CLAMPED, ITERATION_CAP or NON_FINITE
+    double maxErrVox = 0.0;    // max |x − truth| over the unflagged probes; NaN when not computed
+    size_t errProbes = 0;      // probes compared
+    double flopsPerEval = 0.0; // flopsPerEvaluation(move)
+    double gflops = 0.0;       // flopsPerEval × evaluations / seconds / 1e9
+    double peakGflops = 0.0;   // GPU records: the device's peak; NaN otherwise or unknown
+    double gpuStatisticsMs = 0.0; // GPU: the statistics run's time (not one of the timed runs); NaN for CPU
 };
 
-struct Throughput {
-    std::string device;   // the GPU's name, or why there is none
-    unsigned allThreads = 0;
-    std::vector<ThroughputRow> rows; // by method in the order asked, then by size
+nlohmann::json recordJson(const BenchRecord& record);
+
+// What a measurement needs besides the workload.
+struct MeasureContext {
+    const Move* move = nullptr;
+    std::string stroke;               // BenchRecord::stroke
+    const TruthProbes* probes = nullptr; // null: max_err_vox is null
+    std::string gpuDevice;
+    double gpuPeakGflops = 0.0;       // NaN when unknown
+    std::string cpuDevice;            // the CPU's model name
+    unsigned allThreads = 1;          // the cpuN backend's threads
 };
 
-// Measures every method at every size with the move's default solver options.
-// `gpu` may be null (no device): GPU rates are then NaN. Each GPU pipeline
-// variant is warmed up once first (drivers may compile it on first dispatch).
-Throughput measureThroughput(const Move& move, GpuSolver* gpu, const ThroughputOptions& options = {});
+// Runs the CPU reference `runs` times (best wall clock kept) with `threads`
+// threads; the first run gives the report and the error against the probes.
+BenchRecord measureCpu(const MeasureContext& context, const Workload& workload, const SolverOptions& options,
+                       Backend backend, int runs);
 
-std::string throughputTable(const Throughput& throughput);
-nlohmann::json throughputJson(const Throughput& throughput);
+// One GPU run with statistics (the report, the flags and the positions compared
+// with the probes), then `runs` timed runs without statistics, the best kept.
+// `mesh` holds the workload's vertices. The pipeline variant without statistics
+// should have been built (one run on any mesh) before, so that no timed run
+// includes the driver's compile.
+BenchRecord measureGpu(const MeasureContext& context, const Workload& workload, GpuSolver& solver, GpuMesh& mesh,
+                       const SolverOptions& options, int runs);
+
+// A table of records: method, backend, workload, vertices, active, Mverts/s,
+// evals/vertex, GFLOP/s (% of peak for the GPU), max error and time.
+std::string recordsTable(const std::vector<BenchRecord>& records);
+
+// Vertices per second against vertices, one series per backend and workload,
+// from the records of `sculptflow bench --json` whose verts_per_s is a number:
+// those of `method` ("bs32") and `stroke`, outside the work-precision sweep;
+// a series measured at fewer than two sizes is left out.
+LogLogChart scalingChart(const nlohmann::json& records, const std::string& method, const std::string& stroke,
+                         const std::string& title);
 
 } // namespace sculptflow::cli

@@ -4,7 +4,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <limits>
+#include <thread>
 
 #include "cpu_solver.hpp"
 #include "ground_truth.hpp"
@@ -19,8 +22,10 @@ double secondsSince(std::chrono::steady_clock::time_point begin) {
 
 PrecisionPoint measurePoint(const Move& move, std::span<const glm::vec3> start, const GroundTruth& truth,
                             const SolverOptions& options, unsigned threads) {
+    const auto begin = std::chrono::steady_clock::now();
     const CpuSolution solution = solveOnCpu(move, start, options, threads);
     PrecisionPoint p;
+    p.seconds = secondsSince(begin);
     p.method = options.method;
     p.tolerance = options.tolerance;
     p.fixedSteps = options.method == Method::Rk4 ? options.fixedSteps : 0;
@@ -57,6 +62,7 @@ WorkPrecision sweepWorkPrecision(const Move& move, std::span<const glm::vec3> st
     WorkPrecision sweep;
     sweep.vertices = start.size();
     sweep.maxIterations = options.maxIterations;
+    sweep.threads = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
     auto begin = std::chrono::steady_clock::now();
     const GroundTruth truth = groundTruth(move, start);
     sweep.truthSeconds = secondsSince(begin);
@@ -136,24 +142,70 @@ nlohmann::json workPrecisionJson(const WorkPrecision& sweep) {
     };
 }
 
-LogLogChart workPrecisionChart(const WorkPrecision& sweep, const std::string& title) {
+std::vector<BenchRecord> workPrecisionRecords(const WorkPrecision& sweep, const Move& move, const std::string& device,
+                                              const std::string& stroke) {
+    std::vector<BenchRecord> records;
+    for (const PrecisionPoint& p : sweep.points) {
+        BenchRecord r;
+        r.suite = "work_precision";
+        r.stroke = stroke;
+        r.workload = "sweep";
+        r.method = p.method;
+        r.tolerance = p.tolerance;
+        r.fixedSteps = p.fixedSteps;
+        r.backend = Backend::CpuAll;
+        r.device = device;
+        r.threads = sweep.threads;
+        r.vertices = sweep.vertices;
+        r.active = sweep.vertices ? double(sweep.vertices - p.culled) / double(sweep.vertices) : 0.0;
+        r.runs = 1;
+        r.seconds = p.seconds;
+        r.vertsPerSecond = p.seconds > 0.0 ? double(sweep.vertices) / p.seconds : std::nan("");
+        r.evalsMean = p.meanEvaluations;
+        r.evaluations = uint64_t(std::llround(p.meanEvaluations * double(sweep.vertices)));
+        r.flagged = p.minStepClamped + p.iterationCap + p.nonFinite;
+        r.maxErrVox = p.compared ? p.maxError : std::nan("");
+        r.errProbes = p.compared;
+        r.flopsPerEval = flopsPerEvaluation(move);
+        r.gflops = p.seconds > 0.0 ? r.flopsPerEval * double(r.evaluations) / p.seconds * 1e-9 : std::nan("");
+        r.peakGflops = std::nan("");
+        r.gpuStatisticsMs = std::nan("");
+        records.push_back(std::move(r));
+    }
+    return records;
+}
+
+LogLogChart workPrecisionChart(const nlohmann::json& records, const std::string& title) {
     LogLogChart chart;
     chart.title = title;
     chart.xLabel = "evaluations per vertex (mean); points labelled with tol (voxels) or rk4's steps";
     chart.yLabel = "max error (voxels)";
     chart.references.push_back({0.1, "0.1 voxel"});
-    for (const PrecisionPoint& p : sweep.points) {
-        if (p.compared == 0 || !(p.maxError > 0.0) || !(p.meanEvaluations > 0.0)) continue;
-        const std::string name(methodName(p.method));
-        if (chart.series.empty() || chart.series.back().name != name) chart.series.push_back({name, {}});
+    for (const nlohmann::json& r : records) {
+        if (r.value("suite", "") != "work_precision") continue;
+        const nlohmann::json& error = r["max_err_vox"];
+        const nlohmann::json& evals = r["evals_mean"];
+        if (!error.is_number() || !evals.is_number()) continue;
+        const double y = error.get<double>(), x = evals.get<double>();
+        if (!(y > 0.0) || !(x > 0.0)) continue;
+        const std::string name = r.at("method").get<std::string>();
+        auto series = std::find_if(chart.series.begin(), chart.series.end(),
+                                   [&](const ChartSeries& s) { return s.name == name; });
+        if (series == chart.series.end()) series = chart.series.insert(chart.series.end(), ChartSeries{name, {}});
         char label[32]; // the sweep's parameter, so that each point can be read off
-        if (p.method == Method::Rk4)
-            std::snprintf(label, sizeof label, "%d", p.fixedSteps);
+        if (r["fixed_steps"].is_number())
+            std::snprintf(label, sizeof label, "%d", r["fixed_steps"].get<int>());
         else
-            std::snprintf(label, sizeof label, "%g", p.tolerance);
-        chart.series.back().points.push_back({p.meanEvaluations, p.maxError, label});
+            std::snprintf(label, sizeof label, "%g", r.at("tol").get<double>());
+        series->points.push_back({x, y, label});
     }
     return chart;
+}
+
+LogLogChart workPrecisionChart(const WorkPrecision& sweep, const std::string& title) {
+    nlohmann::json records = nlohmann::json::array();
+    for (const BenchRecord& r : workPrecisionRecords(sweep, Move{}, "", "")) records.push_back(recordJson(r));
+    return workPrecisionChart(records, title);
 }
 
 } // namespace sculptflow::cli

@@ -12,6 +12,7 @@
 #include "motion.hpp"
 #include "solver_options.hpp"
 #include "svg_chart.hpp"
+#include "throughput.hpp"
 
 namespace sculptflow::cli {
 
@@ -36,6 +37,7 @@ struct PrecisionPoint {
     size_t iterationCap = 0;
     size_t nonFinite = 0;
     size_t culled = 0;
+    double seconds = 0.0;     // wall clock of the CPU reference's run
 };
 
 struct WorkPrecision {
@@ -44,6 +46,7 @@ struct WorkPrecision {
     double truthSeconds = 0.0;
     double sweepSeconds = 0.0;
     int maxIterations = 0;
+    unsigned threads = 1;        // the CPU reference's
     std::vector<PrecisionPoint> points; // per method in the order asked, then by parameter
 };
 
@@ -56,8 +59,18 @@ WorkPrecision sweepWorkPrecision(const Move& move, std::span<const glm::vec3> st
 std::string workPrecisionTable(const WorkPrecision& sweep);
 nlohmann::json workPrecisionJson(const WorkPrecision& sweep);
 
+// The sweep as bench records (suite "work_precision", backend cpuN, workload
+// "sweep"): max_err_vox over every compared vertex, verts_per_s from each run's
+// wall clock, and `device` (the CPU) and `stroke` as given.
+std::vector<BenchRecord> workPrecisionRecords(const WorkPrecision& sweep, const Move& move, const std::string& device,
+                                              const std::string& stroke);
+
 // Evaluations per vertex against max error, one series per method, with a
-// dashed line at 0.1 voxel. Points with nothing compared or zero error are left out.
+// dashed line at 0.1 voxel, from the records of `sculptflow bench --json`
+// (an array of records; those of suite "work_precision" are drawn). Points
+// without an error (null, or zero) are left out.
+LogLogChart workPrecisionChart(const nlohmann::json& records, const std::string& title);
+// The same for a sweep: workPrecisionChart of its records.
 LogLogChart workPrecisionChart(const WorkPrecision& sweep, const std::string& title);
 
 } // namespace sculptflow::cli

@@ -1,0 +1,268 @@
+// The benchmark suite (`sculptflow bench`): its workloads, FLOP count and peaks,
+// and a small run in-process whose JSON records are checked against the solver.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <tuple>
+
+#include <CLI/CLI.hpp>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "commands.hpp"
+#include "cpu_solver.hpp"
+#include "default_case.hpp"
+#include "gpu_solver.hpp"
+#include "kernel_tools.hpp"
+#include "test_support.hpp"
+#include "throughput.hpp"
+
+namespace sculptflow {
+namespace {
+
+using nlohmann::json;
+
+// Runs `sculptflow bench <args>` in-process with the validation layers on.
+void runBench(const std::vector<std::string>& args) {
+    const char* previous = std::getenv("SCULPTFLOW_VALIDATION");
+    const std::string saved = previous ? previous : "";
+    ::setenv("SCULPTFLOW_VALIDATION", "1", 1);
+    struct Restore {
+        bool had;
+        std::string value;
+        ~Restore() { had ? ::setenv("SCULPTFLOW_VALIDATION", value.c_str(), 1) : ::unsetenv("SCULPTFLOW_VALIDATION"); }
+    } restore{previous != nullptr, saved};
+    CLI::App app{"sculptflow"};
+    app.require_subcommand(1);
+    cli::addBenchCommand(app);
+    std::vector<std::string> all{"bench"};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<std::string> reversed(all.rbegin(), all.rend()); // CLI11 takes them last first
+    app.parse(reversed);
+}
+
+json readJson(const std::filesystem::path& path) {
+    const std::string text = test::readFile(path);
+    EXPECT_FALSE(text.empty()) << path << " missing or empty";
+    return json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+std::vector<double> internalTolerances() {
+    std::vector<double> out;
+    for (Method m : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+        SolverOptions o;
+        o.method = m;
+        out.push_back(internalTolerance(o));
+    }
+    return out;
+}
+
+TEST(Bench, FlopsPerEvaluationAreTheHandCountPerTool) {
+    Stroke stroke = defaultStroke();
+    EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), 138.0);
+    stroke.tools.front().kind = ToolKind::Affine;
+    EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), 30.0);
+    stroke.tools.push_back(defaultStroke().tools.front());
+    EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), 168.0);
+}
+
+TEST(Bench, PeakFlopsOfLavapipeAndOfTheReadmesGpus) {
+    const char* env = std::getenv("LP_NUM_THREADS");
+    const std::string saved = env ? env : "";
+    ::unsetenv("LP_NUM_THREADS");
+    EXPECT_NEAR(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 256 bits)", 2, 2.6).gflops, 2 * 8 * 2 * 2.6, 1e-9);
+    EXPECT_NEAR(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 128 bits)", 4, 3.0).gflops, 4 * 4 * 2 * 3.0, 1e-9);
+    ::setenv("LP_NUM_THREADS", "3", 1);
+    EXPECT_NEAR(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 256 bits)", 2, 2.0).gflops, 3 * 8 * 2 * 2.0, 1e-9);
+    env ? (void)::setenv("LP_NUM_THREADS", saved.c_str(), 1) : (void)::unsetenv("LP_NUM_THREADS");
+    EXPECT_TRUE(std::isnan(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 256 bits)", 2, NAN).gflops));
+
+    EXPECT_EQ(cli::devicePeakFlops("NVIDIA H100 80GB HBM3", 16, 2.0).gflops, 67000.0);
+    EXPECT_EQ(cli::devicePeakFlops("NVIDIA H100 PCIe", 16, 2.0).gflops, 51200.0);
+    EXPECT_EQ(cli::devicePeakFlops("NVIDIA H200", 16, 2.0).gflops, 67000.0);
+    EXPECT_EQ(cli::devicePeakFlops("NVIDIA H200 NVL", 16, 2.0).gflops, 60000.0);
+    const cli::PeakFlops unknown = cli::devicePeakFlops("AMD Radeon RX 7900", 16, 2.0);
+    EXPECT_TRUE(std::isnan(unknown.gflops));
+    EXPECT_NE(unknown.source.find("--peak-gflops"), std::string::npos);
+}
+
+// A partly active workload holds exactly the ball's first points, which are
+// integrated as when alone, and every other vertex is culled.
+TEST(Bench, PartlyActiveWorkloadIsTheBallPlusCulledVertices) {
+    const Move move = moveToolMotion(defaultStroke());
+    const cli::Workload alone = cli::ballWorkload(move, 150, 150);
+    const CpuSolution aloneRun = solveOnCpu(move, alone.vertices, {});
+    EXPECT_EQ(aloneRun.report.culled, 0u);
+    for (cli::Layout layout : {cli::Layout::Scattered, cli::Layout::Clustered}) {
+        SCOPED_TRACE(std::string(cli::layoutName(layout)));
+        const cli::Workload w = cli::partlyActiveWorkload(move, 3000, 0.05, layout, 1000, internalTolerances());
+        ASSERT_EQ(w.vertices.size(), 3000u);
+        EXPECT_EQ(w.activeVertices, 150u);
+        ASSERT_EQ(w.probes.size(), 150u); // every active vertex, as asked for more probes than there are
+        for (size_t k = 0; k < w.probes.size(); ++k) EXPECT_EQ(w.vertices[w.probes[k]], alone.vertices[k]) << k;
+        const std::set<uint32_t> distinct(w.probes.begin(), w.probes.end());
+        EXPECT_EQ(distinct.size(), w.probes.size());
+        if (layout == cli::Layout::Clustered) {
+            EXPECT_EQ(*distinct.rbegin(), 149u);
+        } else {
+            EXPECT_GT(*distinct.rbegin(), 1000u); // spread through the order
+        }
+
+        SolverOptions options;
+        options.method = Method::Dp45; // the smallest internal tolerance: the hardest to cull
+        const CpuSolution run = solveOnCpu(move, w.vertices, options);
+        EXPECT_EQ(run.report.culled, 2850u);
+        const CpuSolution aloneDp45 = solveOnCpu(move, alone.vertices, options);
+        EXPECT_EQ(run.report.evaluations, aloneDp45.report.evaluations);
+        for (size_t k = 0; k < w.probes.size(); ++k)
+            EXPECT_EQ(run.positions[w.probes[k]], aloneDp45.positions[k]) << k;
+    }
+    EXPECT_TRUE(test::failsWith([&] { cli::partlyActiveWorkload(move, 100, 0.0, cli::Layout::Clustered, 1, {}); },
+                                {"active fraction"}));
+}
+
+// One record per measurement, every field there, figures consistent with the solver.
+TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
+    test::ScratchDir dir;
+    const std::filesystem::path out = dir / "bench.json", chart = dir / "scaling.svg";
+    ASSERT_NO_THROW(runBench({"--quick", "--no-chart", "--method-sizes", "1000", "--sizes", "1000,20000",
+                              "--key-size", "3000", "--probes", "64", "--repeats", "1", "--json", out.string(),
+                              "--scaling-chart", chart.string()}));
+    const json doc = readJson(out);
+    ASSERT_TRUE(doc.is_object());
+    const json& records = doc["records"];
+    ASSERT_TRUE(records.is_array());
+    EXPECT_EQ(doc["flops_per_eval"]["kelvinlet"], 138.0);
+    EXPECT_TRUE(doc["peak_gflops"].is_number()) << "lavapipe's peak comes from /proc/cpuinfo";
+
+    using Key = std::tuple<std::string, std::string, size_t, std::string, std::string>;
+    std::map<Key, json> byKey;
+    const std::set<std::string> methods{"rk4", "rk4dbl", "bs32", "dp45"}, backends{"gpu", "cpu1", "cpuN"};
+    for (const json& r : records) {
+        for (const char* field : {"method", "backend", "device", "vertices", "active", "verts_per_s", "evals_mean",
+                                  "max_err_vox", "stroke", "workload", "tol", "gflops", "ms", "gpu_ms", "evaluations",
+                                  "flops_per_eval", "peak_gflops", "runs"})
+            ASSERT_TRUE(r.contains(field)) << field << " in " << r.dump();
+        EXPECT_TRUE(methods.count(r["method"])) << r.dump();
+        EXPECT_TRUE(backends.count(r["backend"])) << r.dump();
+        EXPECT_FALSE(r["device"].get<std::string>().empty());
+        EXPECT_TRUE(r["verts_per_s"].is_number() && r["verts_per_s"] > 0.0) << r.dump();
+        EXPECT_TRUE(r["max_err_vox"].is_number()) << "every workload here has probes: " << r.dump();
+        EXPECT_EQ(r["gpu_ms"].is_number(), r["backend"] == "gpu");
+        EXPECT_EQ(r["peak_gflops"].is_number(), r["backend"] == "gpu");
+        // gflops = FLOPs per evaluation × evaluations / time.
+        const double seconds = r["ms"].get<double>() * 1e-3;
+        EXPECT_NEAR(r["gflops"].get<double>(),
+                    r["flops_per_eval"].get<double>() * r["evaluations"].get<double>() / seconds * 1e-9,
+                    1e-9 * r["gflops"].get<double>());
+        EXPECT_NEAR(r["evals_mean"].get<double>() * r["vertices"].get<double>(), r["evaluations"].get<double>(), 0.5);
+        const Key key{r["stroke"], r["workload"], r["vertices"], r["method"], r["backend"]};
+        EXPECT_TRUE(byKey.emplace(key, r).second) << "measured twice: " << r.dump();
+        if (r["method"] != "rk4") {
+            EXPECT_LE(r["max_err_vox"].get<double>(), r["tol"].get<double>()) << r.dump();
+        }
+        const std::string workload = r["workload"];
+        if (workload == "ball") {
+            EXPECT_EQ(r["active"], 1.0);
+        } else {
+            EXPECT_TRUE(r["active"] >= 0.04 && r["active"] <= 0.06) << r.dump();
+        }
+    }
+
+    const Move move = moveToolMotion(defaultStroke());
+    const cli::Workload ball = cli::ballWorkload(move, 1000, 0);
+    auto find = [&](const std::string& stroke, const std::string& workload, size_t n, const std::string& method,
+                    const std::string& backend) -> const json* {
+        auto it = byKey.find(Key{stroke, workload, n, method, backend});
+        return it == byKey.end() ? nullptr : &it->second;
+    };
+    // The per-method table: every method on every backend. The CPU reference is
+    // deterministic, so its evaluations are the solver's exactly.
+    for (const std::string& method : methods) {
+        SolverOptions options;
+        options.method = *parseMethod(method);
+        const double evals = solveOnCpu(move, ball.vertices, options).report.meanEvaluations();
+        for (const std::string& backend : backends) {
+            const json* r = find("built-in", "ball", 1000, method, backend);
+            ASSERT_NE(r, nullptr) << method << " " << backend;
+            if (backend != "gpu") {
+                EXPECT_EQ((*r)["evals_mean"].get<double>(), evals) << method << " " << backend;
+            } else {
+                EXPECT_NEAR((*r)["evals_mean"].get<double>(), evals, 0.02 * evals) << method;
+            }
+        }
+    }
+    // The GPU's evaluations are its own report's.
+    {
+        Context context(ContextOptions{.validation = true});
+        GpuSolver solver(context);
+        const GpuSolution gpu = solveOnGpu(solver, move, ball.vertices, {});
+        EXPECT_EQ((*find("built-in", "ball", 1000, "bs32", "gpu"))["evals_mean"].get<double>(),
+                  gpu.report.meanEvaluations());
+    }
+
+    // The scaling curve: the ball and both 5% layouts at both sizes, on the GPU.
+    for (size_t n : {size_t(1000), size_t(20'000)})
+        for (const char* workload : {"ball", "ball 5% active, scattered", "ball 5% active, clustered"})
+            EXPECT_NE(find("built-in", workload, n, "bs32", "gpu"), nullptr) << workload << " " << n;
+    const json* scattered = find("built-in", "ball 5% active, scattered", 20'000, "bs32", "cpu1");
+    EXPECT_EQ(scattered, nullptr) << "the scaling curve is GPU-only by default";
+    {
+        const cli::Workload w = cli::partlyActiveWorkload(move, 20'000, 0.05, cli::Layout::Scattered, 0,
+                                                          internalTolerances());
+        const double evals = solveOnCpu(move, w.vertices, {}).report.meanEvaluations();
+        EXPECT_NEAR((*find("built-in", "ball 5% active, scattered", 20'000, "bs32", "gpu"))["evals_mean"].get<double>(),
+                    evals, 0.02 * evals);
+    }
+    // The 5%-of-20000 against the same 1000 alone, per layout: the summary's ratios are the records'.
+    const json& partly = doc["summary"]["partly_active"];
+    ASSERT_EQ(partly.size(), 2u) << doc["summary"].dump();
+    for (const json& p : partly) {
+        EXPECT_EQ(p["vertices"], 20'000);
+        EXPECT_EQ(p["alone_vertices"], 1000);
+        const json* part = find("built-in", p["workload"], 20'000, "bs32", "gpu");
+        const json* alone = find("built-in", "ball", 1000, "bs32", "gpu");
+        ASSERT_TRUE(part && alone);
+        EXPECT_NEAR(p["time_ratio"].get<double>(), (*part)["ms"].get<double>() / (*alone)["ms"].get<double>(), 1e-9);
+    }
+
+    // The key figure: bs32 at tol 0.1 on test0 as a Kelvinlet (or the built-in stroke), three backends.
+    const json& key = doc["summary"]["key"];
+    ASSERT_TRUE(key.is_object());
+    EXPECT_EQ(key["vertices"], 3000);
+    const std::string keyStroke = key["stroke"];
+    if (test::recordedStroke("test0_righthandstroke.bin")) {
+        EXPECT_NE(keyStroke.find("test0_righthandstroke.bin"), std::string::npos) << keyStroke;
+    }
+    const json* keyGpu = find(keyStroke, "ball", 3000, "bs32", "gpu");
+    const json* keyOne = find(keyStroke, "ball", 3000, "bs32", "cpu1");
+    ASSERT_TRUE(keyGpu && keyOne && find(keyStroke, "ball", 3000, "bs32", "cpuN"));
+    EXPECT_NEAR(key["gpu_over_cpu1"].get<double>(),
+                (*keyGpu)["verts_per_s"].get<double>() / (*keyOne)["verts_per_s"].get<double>(), 1e-9);
+
+    std::string svg = test::readFile(chart);
+    EXPECT_EQ(svg.find("<svg"), 0u) << svg.substr(0, 80);
+    size_t polylines = 0;
+    for (size_t at = svg.find("<polyline"); at != std::string::npos; at = svg.find("<polyline", at + 1)) ++polylines;
+    EXPECT_EQ(polylines, 3u); // gpu: the ball and both layouts
+}
+
+TEST(Bench, WithoutGpuAndRecordingTheCpuRecordsRemain) {
+    test::ScratchDir dir;
+    const std::filesystem::path out = dir / "bench.json";
+    ASSERT_NO_THROW(runBench({"--no-gpu", "--no-chart", "--no-scaling", "--methods", "dp45", "--method-sizes", "300",
+                              "--key-size", "300", "--probes", "16", "--key-stroke", (dir / "absent.bin").string(),
+                              "--json", out.string()}));
+    const json doc = readJson(out);
+    const json& records = doc["records"];
+    ASSERT_EQ(records.size(), 4u) << records.dump(1); // dp45 cpu1 and cpuN; the key figure's bs32 cpu1 and cpuN
+    for (const json& r : records) EXPECT_NE(r["backend"], "gpu");
+    EXPECT_EQ(doc["summary"]["key"]["stroke"], "built-in (kelvinlet)");
+    EXPECT_TRUE(doc["summary"]["key"]["gpu_over_cpu1"].is_null());
+}
+
+} // namespace
+} // namespace sculptflow
