@@ -89,11 +89,16 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         int32_t method;
         int32_t maxIterations;
         VkBool32 statistics;
-    } constants{variant.method, variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE};
-    const std::array<VkSpecializationMapEntry, 3> entries{{
+        int32_t toolCount;
+        uint32_t affineTools;
+    } constants{variant.method, variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE, variant.toolCount,
+                variant.affineTools};
+    const std::array<VkSpecializationMapEntry, 5> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
+        {3, offsetof(decltype(constants), toolCount), sizeof(int32_t)},
+        {4, offsetof(decltype(constants), affineTools), sizeof(uint32_t)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

@@ -14,7 +14,8 @@ namespace sculptflow {
 
 class Context;
 
-// Binding 0 of deform.comp (std140): the tools of one move.
+// Binding 0 of deform.comp (std140): the tools of one move. The shader takes
+// the count from the pipeline variant; toolCount is kept for the layout.
 struct ToolBlock {
     kernel::Tool tools[SF_MAX_TOOLS];
     int32_t toolCount;
@@ -30,11 +31,14 @@ struct DeformPushConstants {
 static_assert(sizeof(DeformPushConstants) == 56 && offsetof(DeformPushConstants, vertexLayout) == 32);
 
 // Specialization constants fix these when a pipeline is built (spec §4: the
-// attempt budget is known before any dispatch).
+// attempt budget is known before any dispatch), and the tools' count and kinds,
+// so that the common case (one Kelvinlet) compiles without the others' code.
 struct DeformVariant {
     int method = kernel::kMethodBs32;
     int maxIterations = 64;
     bool statistics = false;
+    int toolCount = 1;
+    uint32_t affineTools = 0; // bit i: tool i is affine
     auto operator<=>(const DeformVariant&) const = default;
 };
 

@@ -8,7 +8,10 @@
 namespace sculptflow {
 
 DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics) {
-    return DeformVariant{kernel.solverMethod, kernel.solverMaxIterations, statistics};
+    DeformVariant variant{kernel.solverMethod, kernel.solverMaxIterations, statistics, kernel.toolCount, 0u};
+    for (int i = 0; i < kernel.toolCount; ++i)
+        if (kernel.toolIsAffine(i)) variant.affineTools |= 1u << i;
+    return variant;
 }
 
 void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipelines& pipelines,

@@ -11,7 +11,10 @@ namespace sculptflow {
 
 class Context;
 
-// The pipeline variant that runs `kernel` (method, attempt budget, statistics).
+// The pipeline variant that runs `kernel`: method, attempt budget, statistics,
+// and the tools' count and kinds. A move with another count or mix of kinds needs
+// another pipeline, built on first use; build it ahead with
+// pipelines.pipeline(deformVariant(...)) to keep that off the frame.
 DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics);
 
 // Where the vertices of one mesh are: the descriptor set binds deform.comp's

@@ -5,16 +5,25 @@
 
 layout(local_size_x = 64) in;
 
-// Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4).
+// Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4),
+// and the tools' count and kinds, so that the common case (one Kelvinlet) carries no
+// dead code: llvmpipe runs both sides of every divergent branch.
 layout(constant_id = 0) const int solverMethod = 2;
 layout(constant_id = 1) const int solverMaxIterations = 64;
 layout(constant_id = 2) const bool writeStatistics = false;
+layout(constant_id = 3) const int toolCount = 1;
+layout(constant_id = 4) const uint affineTools = 0u; // bit i: tools[i] is affine
 
 #include "sculptflow/layout.glsl"
 
+bool toolIsAffine(int i) {
+    return (affineTools & (1u << uint(i))) != 0u;
+}
+
+// The host's ToolBlock also carries the tool count, which this shader takes from
+// toolCount instead.
 layout(std140, set = 0, binding = 0) uniform ToolBlock {
     Tool tools[SF_MAX_TOOLS];
-    int toolCount;
 };
 
 layout(std430, set = 0, binding = 1) readonly buffer InputPositions { float inputPositions[]; };

@@ -37,6 +37,9 @@ struct Kernel {
     int solverMethod = kMethodBs32;
     int solverMaxIterations = 64;
 
+    // The shader reads the kinds from a specialization constant instead (deform.comp).
+    bool toolIsAffine(int i) const { return tools[i].kind == kToolAffine; }
+
 #include "sculptflow/field.glsl"
 #include "sculptflow/steppers.glsl"
 #include "sculptflow/controller.glsl"

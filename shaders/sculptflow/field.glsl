@@ -1,7 +1,10 @@
 // The move tool's velocity fields (spec §3) and each tool's reach (spec §4, item 5).
 //
-// Reads the globals `tools[]` and `toolCount`: members of the C++ Kernel, or
-// uniform-block members in a shader. Needs layout.glsl.
+// Reads the globals `tools[]`, `toolCount` and `toolIsAffine(i)`: members of the
+// C++ Kernel, or in a shader a uniform block, a specialization constant and a
+// function of one. Loops run to `toolCount` with no early exit, so that on the GPU
+// they unroll, every `tools[i]` is a constant offset and each kind folds away.
+// Needs layout.glsl.
 
 // R = x − o(s), computed relative to p_A so that large coordinates lose nothing.
 vec3 toolOffset(int i, vec3 x, float s) {
@@ -34,15 +37,26 @@ vec3 kelvinletVelocity(int i, vec3 offset) {
     return kelvinletTerm(i, offset, eps) - kelvinletTerm(i, offset, kKelvinletSecondRadius * eps);
 }
 
-// Sum of the tools whose bit is set in activeMask (spec §3.3).
+// Sum of the tools whose bit is set in activeMask (spec §3.3). A Kelvinlet acts
+// until s = 1, so its bit is set in every segment and need not be read.
 vec3 velocity(vec3 x, float s, uint activeMask) {
     vec3 v = vec3(0.0f);
     for (int i = 0; i < toolCount; ++i) {
-        if ((activeMask & (1u << uint(i))) == 0u) continue;
         vec3 offset = toolOffset(i, x, s);
-        v += tools[i].kind == kToolAffine ? affineVelocity(i, offset) : kelvinletVelocity(i, offset);
+        if (!toolIsAffine(i)) {
+            v += kelvinletVelocity(i, offset);
+        } else if ((activeMask & (1u << uint(i))) != 0u) {
+            v += affineVelocity(i, offset);
+        }
     }
     return v;
+}
+
+// True when an affine tool may end before s = 1 and so split the move into segments.
+bool hasBreakpoints() {
+    bool any = false;
+    for (int i = 0; i < toolCount; ++i) any = any || toolIsAffine(i);
+    return any;
 }
 
 // Affine falloff w(|x0 − p_A|) = smoothstep(u): the end of tool i's action for a
@@ -59,7 +73,7 @@ float affineFalloff(int i, vec3 x0) {
 // End of tool i's action for a vertex starting at x0: the falloff for an affine
 // tool, the whole move for a Kelvinlet.
 float toolEnd(int i, vec3 x0) {
-    return tools[i].kind == kToolAffine ? affineFalloff(i, x0) : 1.0f;
+    return toolIsAffine(i) ? affineFalloff(i, x0) : 1.0f;
 }
 
 // Upper bound on |v| of Kelvinlet i over all points with |R| ≥ rho > 0.
@@ -103,14 +117,18 @@ float distanceToToolPath(int i, vec3 x0) {
 bool outOfReach(vec3 x0, float tolerance) {
     float delta = kCullFraction * tolerance;
     float speedSum = 0.0f;
+    bool reached = false;
     for (int i = 0; i < toolCount; ++i) {
-        if (tools[i].kind == kToolAffine) {
-            if (affineFalloff(i, x0) > 0.0f) return false;
-            continue;
+        if (toolIsAffine(i)) {
+            reached = reached || affineFalloff(i, x0) > 0.0f;
+        } else {
+            float rho = distanceToToolPath(i, x0) - delta;
+            if (rho > 0.0f) {
+                speedSum += kelvinletSpeedBound(i, rho);
+            } else {
+                reached = true;
+            }
         }
-        float rho = distanceToToolPath(i, x0) - delta;
-        if (!(rho > 0.0f)) return false;
-        speedSum += kelvinletSpeedBound(i, rho);
     }
-    return speedSum <= delta;
+    return !reached && speedSum <= delta;
 }

@@ -54,19 +54,21 @@ VertexResult integrateVertex(vec3 x0) {
     float segmentEnd;
     uint mask;
     bool running = nextSegment(s, ends, segmentEnd, mask);
+    // Without breakpoints the move is one segment: every k1 after the first then
+    // comes from an FSAL step, and the evaluations below fold away on the GPU.
+    bool breakpoints = hasBreakpoints();
     vec3 x = x0;
     vec3 k1 = vec3(0.0f);
-    bool haveK1 = false;
+    if (running) {
+        k1 = velocity(x, s, mask);
+        result.evaluations += 1u;
+    }
     bool fixedStepMethod = solverMethod == kMethodRk4;
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
                          : clamp(settings.h0, settings.hMin, settings.hMax);
 
+    // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
     for (int attempt = 0; attempt < solverMaxIterations && running; ++attempt) {
-        if (!haveK1) {
-            k1 = velocity(x, s, mask);
-            result.evaluations += 1u;
-            haveK1 = true; // a rejected attempt retries from the same point
-        }
         float remaining = segmentEnd - s;
         bool reachesEnd = stepReachesEnd(h, remaining);
         float hStep = reachesEnd ? remaining : h;
@@ -83,12 +85,16 @@ VertexResult integrateVertex(vec3 x0) {
             result.acceptedSteps += 1u;
             x = step.y;
             s = reachesEnd ? segmentEnd : s + hStep;
-            k1 = step.kEnd;
-            haveK1 = step.fsal;
             if (reachesEnd) {
                 running = nextSegment(s, ends, segmentEnd, mask);
-                haveK1 = false; // the field changes at a breakpoint
                 if (fixedStepMethod) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
+            }
+            // The field jumps at a breakpoint, so k1 is evaluated afresh there.
+            if (running && (!step.fsal || (breakpoints && reachesEnd))) {
+                k1 = velocity(x, s, mask);
+                result.evaluations += 1u;
+            } else {
+                k1 = step.kEnd;
             }
         } else if (atMinimum || (fixedStepMethod && !finiteStep)) {
             // Not finite even at the smallest step, or at a fixed step that will not shrink.
@@ -103,16 +109,15 @@ VertexResult integrateVertex(vec3 x0) {
     // Budget spent: one classic RK4 step over each remaining segment.
     for (int segment = 0; segment < SF_MAX_TOOLS && running; ++segment) {
         result.flags |= kFlagIterationCap;
-        if (!haveK1) {
-            k1 = velocity(x, s, mask);
-            result.evaluations += 1u;
-        }
         StepResult step = stepRk4(x, s, segmentEnd - s, k1, mask);
         result.evaluations += step.evaluations;
         x = step.y;
         s = segmentEnd;
-        haveK1 = false;
         running = nextSegment(s, ends, segmentEnd, mask);
+        if (breakpoints && running) {
+            k1 = velocity(x, s, mask);
+            result.evaluations += 1u;
+        }
     }
 
     if (!allFinite(x)) {
