@@ -10,6 +10,7 @@ packages=(
   libglm-dev
   libgtest-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libtinyobjloader-dev libstb-dev
+  libglfw3-dev xvfb xauth  # the viewer (tools/viewer) and its windowed test under xvfb-run
   clang libclang-rt-14-dev  # libFuzzer for tools/fuzz.sh
 )
 

@@ -1,0 +1,150 @@
+// Upload, reset and the per-frame begin / update / record / commit of the viewer's mesh.
+#include "live_mesh.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "context.hpp"
+#include "error.hpp"
+#include "mesh_renderer.hpp" // vertexNormals
+#include "vulkan_check.hpp"
+
+namespace sculptflow::viewer {
+namespace {
+
+constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+
+// Records `record` into a one-time command buffer from `pool`, submits it and waits.
+template <class Fn>
+void submitAndWait(Context& context, VkCommandPool pool, Fn&& record) {
+    VkDevice device = context.device();
+    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocate.commandPool = pool;
+    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
+    allocate.commandBufferCount = 1;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    SF_VK_CHECK(vkAllocateCommandBuffers(device, &allocate, &commands));
+    VkFence fence = VK_NULL_HANDLE;
+    try {
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
+        SF_VK_CHECK(vkBeginCommandBuffer(commands, &begin));
+        record(commands);
+        SF_VK_CHECK(vkEndCommandBuffer(commands));
+        const VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
+        SF_VK_CHECK(vkCreateFence(device, &fenceInfo, nullptr, &fence));
+        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &commands;
+        SF_VK_CHECK(vkQueueSubmit(context.queue(), 1, &submit, fence));
+        SF_VK_CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
+    } catch (...) {
+        vkQueueWaitIdle(context.queue());
+        if (fence) vkDestroyFence(device, fence, nullptr);
+        vkFreeCommandBuffers(device, pool, 1, &commands);
+        throw;
+    }
+    vkDestroyFence(device, fence, nullptr);
+    vkFreeCommandBuffers(device, pool, 1, &commands);
+}
+
+void memoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
+                   VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = srcAccess;
+    barrier.dstAccessMask = dstAccess;
+    vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
+}
+
+constexpr VkPipelineStageFlags kVertexStages = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT;
+constexpr VkAccessFlags kVertexReads = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
+
+} // namespace
+
+LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh, const Stroke& stroke,
+                   const LiveMoveOptions& options)
+    : vertexCount_(uint32_t(mesh.positions.size())),
+      indexCount_(uint32_t(mesh.triangles.size())),
+      chunks_(mesh.chunks),
+      playback_(stroke) {
+    if (vertexCount_ == 0) throw Error("mesh: no vertices to show");
+    // Interleaved position and normal, as the draw and the solver read them.
+    const std::vector<uint32_t> faceSizes(mesh.triangles.size() / 3, 3u);
+    const std::vector<glm::vec3> normals = vertexNormals(mesh.positions, faceSizes, mesh.triangles);
+    const VkDeviceSize bytes = VkDeviceSize(vertexCount_) * kVertexStride;
+    undeformed_ = GpuBuffer(context, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "the undeformed vertices");
+    auto* out = static_cast<float*>(undeformed_.mapped());
+    for (uint32_t i = 0; i < vertexCount_; ++i) {
+        std::memcpy(out + 6 * i, &mesh.positions[i], 12);
+        std::memcpy(out + 6 * i + 3, &normals[i], 12);
+    }
+    vertices_ = GpuBuffer(context, bytes,
+                          VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                          "the vertex buffer", BufferMemory::DeviceLocal);
+    chunkIds_ = GpuBuffer(context, VkDeviceSize(vertexCount_) * 4, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, "chunk ids");
+    std::memcpy(chunkIds_.mapped(), mesh.chunkOfVertex.data(), size_t(vertexCount_) * 4);
+    indices_ = GpuBuffer(context, std::max<VkDeviceSize>(VkDeviceSize(indexCount_) * 4, 16),
+                         VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "the triangles");
+    if (indexCount_ > 0) std::memcpy(indices_.mapped(), mesh.triangles.data(), size_t(indexCount_) * 4);
+    submitAndWait(context, pool, [&](VkCommandBuffer commands) {
+        const VkBufferCopy region{0, 0, bytes};
+        vkCmdCopyBuffer(commands, undeformed_.handle(), vertices_.handle(), 1, &region);
+        memoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                      kVertexStages | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      kVertexReads | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
+                          VK_ACCESS_TRANSFER_WRITE_BIT);
+    });
+
+    RendererMesh renderer;
+    renderer.vertexCount = vertexCount_;
+    renderer.positions = {vertices_.handle(), 0, kVertexStride};
+    renderer.normals = {vertices_.handle(), kNormalOffset, kVertexStride};
+    renderer.triangles = mesh.triangles;
+    renderer.chunks = mesh.chunks;
+    live_ = std::make_unique<LiveMove>(context, renderer, options);
+}
+
+LiveMesh::~LiveMesh() = default;
+
+void LiveMesh::recordReset(VkCommandBuffer commands) {
+    // After earlier draws read the vertices and the solver wrote them; before the
+    // grab's snapshot (LiveMove::record's first barrier covers transfer writes) and the draw.
+    memoryBarrier(commands, kVertexStages | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                  VK_ACCESS_TRANSFER_WRITE_BIT);
+    const VkBufferCopy region{0, 0, vertices_.size()};
+    vkCmdCopyBuffer(commands, undeformed_.handle(), vertices_.handle(), 1, &region);
+    memoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  kVertexStages | VK_PIPELINE_STAGE_TRANSFER_BIT, kVertexReads | VK_ACCESS_TRANSFER_READ_BIT);
+    for (size_t c = 0; c < chunks_.size(); ++c) live_->setChunkBounds(c, chunks_[c].bounds);
+}
+
+RecordReport LiveMesh::recordFrame(VkCommandBuffer commands, const PlaybackFrame& frame) {
+    if (frame.reset) recordReset(commands);
+    if (frame.grab) live_->begin(playback_.stroke(), playback_.posesA());
+    if (frame.drag) live_->update(playback_.posesAt(frame.u)); // refused: the previous shape stays
+    const RecordReport report = live_->record(commands);
+    // A refused update or a failed record leaves a message; each new one is printed once.
+    if (!live_->lastError().empty() && live_->lastError() != lastError_) {
+        lastError_ = live_->lastError();
+        std::fprintf(stderr, "sculptflow-viewer: the live move refused a frame: %s\n", lastError_.c_str());
+    }
+    return report;
+}
+
+void LiveMesh::finishFrame(const PlaybackFrame& frame) {
+    if (frame.release && live_->moving()) live_->commit();
+}
+
+DrawCall LiveMesh::drawCall() const {
+    DrawCall draw;
+    draw.vertices = vertices_.handle();
+    draw.chunkIds = chunkIds_.handle();
+    draw.indices = indices_.handle();
+    draw.indexCount = indexCount_;
+    return draw;
+}
+
+} // namespace sculptflow::viewer

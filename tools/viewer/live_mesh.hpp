@@ -1,0 +1,65 @@
+// The viewer's mesh on the GPU and its live drag: the vertex buffer the solver
+// writes and the draw reads, and the LiveMove that plays the stroke into it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <volk.h>
+
+#include "chunked_mesh.hpp"
+#include "gpu_buffer.hpp"
+#include "live_move.hpp"
+#include "mesh_pipeline.hpp"
+#include "stroke_playback.hpp"
+
+namespace sculptflow::viewer {
+
+// Owns the vertex buffer (positions and normals interleaved, voxels; vertex,
+// storage and transfer usage, device-local), the chunk ids and the triangles
+// (host-visible), the undeformed vertices (for a reset) and the LiveMove.
+class LiveMesh {
+public:
+    // Uploads the mesh through `pool` on the context's queue (and waits), then
+    // builds the LiveMove over it. Throws sculptflow::Error.
+    LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh, const Stroke& stroke,
+             const LiveMoveOptions& options);
+    ~LiveMesh();
+    LiveMesh(const LiveMesh&) = delete;
+    LiveMesh& operator=(const LiveMesh&) = delete;
+
+    // Records this frame's work on the vertex buffer into `commands`, outside a
+    // render pass and before the draw: the reset, then begin/update as `frame`
+    // says and LiveMove::record (which ends with the barrier the draw needs).
+    // Throws only for a refused grab (bad tools); a refused update keeps the
+    // previous shape and is reported once through lastError().
+    RecordReport recordFrame(VkCommandBuffer commands, const PlaybackFrame& frame);
+    // After the frame's command buffer is complete: commits on release.
+    void finishFrame(const PlaybackFrame& frame);
+
+    // The buffers for MeshPipeline::record (push and background left to the caller).
+    DrawCall drawCall() const;
+    double gpuMilliseconds() const { return live_->gpuMilliseconds(); }
+    uint32_t vertexCount() const { return vertexCount_; }
+    size_t chunkCount() const { return chunks_.size(); }
+    // The latest message from a refused update or record; empty if none.
+    const std::string& lastError() const { return lastError_; }
+
+private:
+    void recordReset(VkCommandBuffer commands);
+
+    uint32_t vertexCount_ = 0;
+    uint32_t indexCount_ = 0;
+    std::vector<MeshChunk> chunks_; // as built: a reset puts these bounds back
+    GpuBuffer vertices_;
+    GpuBuffer undeformed_;
+    GpuBuffer chunkIds_;
+    GpuBuffer indices_;
+    StrokePlayback playback_;
+    std::unique_ptr<LiveMove> live_;
+    std::string lastError_;
+};
+
+} // namespace sculptflow::viewer

@@ -1,0 +1,70 @@
+// The mesh draw: render pass (colour + depth), the lit-clay graphics pipeline, and
+// the commands that draw one frame into a RenderTarget.
+#pragma once
+
+#include <cstdint>
+
+#include <glm/glm.hpp>
+#include <volk.h>
+
+namespace sculptflow {
+class Context;
+}
+
+namespace sculptflow::viewer {
+
+// Vertex buffer layout: binding 0 holds position and normal interleaved (voxels,
+// float xyz each, 24 bytes a vertex: what the solver and its normals pass write);
+// binding 1 one uint32 per vertex, the vertex's chunk, for its shade.
+inline constexpr uint32_t kVertexStride = 24;
+inline constexpr uint32_t kNormalOffset = 12;
+
+// Matches the push constant block of viewer.vert and viewer.frag.
+struct ViewerPushConstants {
+    glm::mat4 viewProjection;
+    glm::vec4 eye;   // xyz camera position; w ambient light
+    glm::vec4 key;   // xyz towards the key light; w intensity
+    glm::vec4 fill;  // the same for the fill light
+    glm::vec4 color; // rgb linear clay colour; w chunk shade variation
+};
+static_assert(sizeof(ViewerPushConstants) == 128);
+
+// The buffers and camera of one draw.
+struct DrawCall {
+    VkBuffer vertices = VK_NULL_HANDLE; // binding 0
+    VkBuffer chunkIds = VK_NULL_HANDLE; // binding 1
+    VkBuffer indices = VK_NULL_HANDLE;  // uint32 triangles
+    uint32_t indexCount = 0;
+    ViewerPushConstants push{};
+    glm::vec3 background{0.0f}; // linear
+};
+
+// Owns the shader modules, render pass, pipeline layout and pipeline. Viewport
+// and scissor are dynamic, so a resize rebuilds only the RenderTarget.
+class MeshPipeline {
+public:
+    MeshPipeline(const Context& context, VkFormat depthFormat);
+    ~MeshPipeline();
+    MeshPipeline(const MeshPipeline&) = delete;
+    MeshPipeline& operator=(const MeshPipeline&) = delete;
+
+    VkRenderPass renderPass() const { return renderPass_; }
+
+    // Records the render pass: clear, draw. Its dependencies order it after the
+    // previous frame's reads of the colour image (blit, readback) and make the
+    // colour image ready for transfer reads (TRANSFER_SRC_OPTIMAL) after it.
+    // The vertex buffer's own barrier comes before it (LiveMove::record ends with one).
+    void record(VkCommandBuffer commands, VkFramebuffer framebuffer, VkExtent2D extent, const DrawCall& draw) const;
+
+private:
+    void release();
+
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkShaderModule vertexShader_ = VK_NULL_HANDLE;
+    VkShaderModule fragmentShader_ = VK_NULL_HANDLE;
+    VkRenderPass renderPass_ = VK_NULL_HANDLE;
+    VkPipelineLayout layout_ = VK_NULL_HANDLE;
+    VkPipeline pipeline_ = VK_NULL_HANDLE;
+};
+
+} // namespace sculptflow::viewer

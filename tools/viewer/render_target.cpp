@@ -1,0 +1,91 @@
+// The offscreen colour and depth images and their framebuffer.
+#include "render_target.hpp"
+
+#include <string>
+
+#include "context.hpp"
+#include "error.hpp"
+#include "vulkan_check.hpp"
+
+namespace sculptflow::viewer {
+
+VkFormat chooseDepthFormat(VkPhysicalDevice device) {
+    for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
+        VkFormatProperties properties;
+        vkGetPhysicalDeviceFormatProperties(device, format, &properties);
+        if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
+    }
+    throw Error("viewer: the device has no depth attachment format");
+}
+
+RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat depthFormat, VkRenderPass renderPass)
+    : device_(context.device()), extent_(extent) {
+    const auto& limits = context.properties().limits;
+    if (extent.width == 0 || extent.height == 0 || extent.width > limits.maxFramebufferWidth ||
+        extent.height > limits.maxFramebufferHeight)
+        throw Error("viewer: a " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+                    " frame is outside what the device renders (1 to " + std::to_string(limits.maxFramebufferWidth) +
+                    "x" + std::to_string(limits.maxFramebufferHeight) + ")");
+    try {
+        const VkFormat formats[2] = {kColorFormat, depthFormat};
+        const VkImageUsageFlags usages[2] = {VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
+                                             VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT};
+        const VkImageAspectFlags aspects[2] = {VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT};
+        for (int i = 0; i < 2; ++i) {
+            VkImageCreateInfo info{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+            info.imageType = VK_IMAGE_TYPE_2D;
+            info.format = formats[i];
+            info.extent = {extent.width, extent.height, 1};
+            info.mipLevels = 1;
+            info.arrayLayers = 1;
+            info.samples = VK_SAMPLE_COUNT_1_BIT;
+            info.tiling = VK_IMAGE_TILING_OPTIMAL;
+            info.usage = usages[i];
+            info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+            info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+            SF_VK_CHECK(vkCreateImage(device_, &info, nullptr, &images_[i]));
+            VkMemoryRequirements requirements;
+            vkGetImageMemoryRequirements(device_, images_[i], &requirements);
+            VkMemoryAllocateInfo allocation{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+            allocation.allocationSize = requirements.size;
+            allocation.memoryTypeIndex =
+                context.memoryType(requirements.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+            SF_VK_CHECK(vkAllocateMemory(device_, &allocation, nullptr, &memory_[i]));
+            SF_VK_CHECK(vkBindImageMemory(device_, images_[i], memory_[i], 0));
+            VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+            viewInfo.image = images_[i];
+            viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
+            viewInfo.format = formats[i];
+            viewInfo.subresourceRange = {aspects[i], 0, 1, 0, 1};
+            SF_VK_CHECK(vkCreateImageView(device_, &viewInfo, nullptr, &views_[i]));
+        }
+        VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
+        info.renderPass = renderPass;
+        info.attachmentCount = 2;
+        info.pAttachments = views_;
+        info.width = extent.width;
+        info.height = extent.height;
+        info.layers = 1;
+        SF_VK_CHECK(vkCreateFramebuffer(device_, &info, nullptr, &framebuffer_));
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+RenderTarget::~RenderTarget() { release(); }
+
+void RenderTarget::release() {
+    if (framebuffer_) vkDestroyFramebuffer(device_, framebuffer_, nullptr);
+    framebuffer_ = VK_NULL_HANDLE;
+    for (int i = 0; i < 2; ++i) {
+        if (views_[i]) vkDestroyImageView(device_, views_[i], nullptr);
+        if (images_[i]) vkDestroyImage(device_, images_[i], nullptr);
+        if (memory_[i]) vkFreeMemory(device_, memory_[i], nullptr);
+        views_[i] = VK_NULL_HANDLE;
+        images_[i] = VK_NULL_HANDLE;
+        memory_[i] = VK_NULL_HANDLE;
+    }
+}
+
+} // namespace sculptflow::viewer

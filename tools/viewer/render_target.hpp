@@ -1,0 +1,46 @@
+// The offscreen frame: a colour image the mesh is drawn into, its depth buffer and
+// framebuffer. Both modes draw here; windowed mode then blits it to the swapchain,
+// and screenshots read it back, so what is saved is what is shown.
+#pragma once
+
+#include <cstdint>
+
+#include <volk.h>
+
+namespace sculptflow {
+class Context;
+}
+
+namespace sculptflow::viewer {
+
+// 8-bit sRGB RGBA: the shaders write linear light and the hardware encodes it.
+inline constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
+
+// A depth format the device can render to. Throws sculptflow::Error when none.
+VkFormat chooseDepthFormat(VkPhysicalDevice device);
+
+// Owns the two images, their memory, views and the framebuffer for `renderPass`
+// (MeshPipeline's). The colour image is left in TRANSFER_SRC_OPTIMAL after each frame.
+class RenderTarget {
+public:
+    RenderTarget(const Context& context, VkExtent2D extent, VkFormat depthFormat, VkRenderPass renderPass);
+    ~RenderTarget();
+    RenderTarget(const RenderTarget&) = delete;
+    RenderTarget& operator=(const RenderTarget&) = delete;
+
+    VkExtent2D extent() const { return extent_; }
+    VkImage colorImage() const { return images_[0]; }
+    VkFramebuffer framebuffer() const { return framebuffer_; }
+
+private:
+    void release();
+
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkExtent2D extent_{0, 0};
+    VkImage images_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE}; // colour, depth
+    VkDeviceMemory memory_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkImageView views_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
+    VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
+};
+
+} // namespace sculptflow::viewer

@@ -1,0 +1,41 @@
+#version 460
+// The viewer's fragment stage: two-sided Lambert lighting (key, fill, ambient) of
+// a clay colour, each chunk slightly lighter or darker so that the blocks show.
+
+layout(push_constant) uniform Push {
+    mat4 viewProjection;
+    vec4 eye;
+    vec4 key;
+    vec4 fill;
+    vec4 color;
+} push;
+
+layout(location = 0) in vec3 worldPosition;
+layout(location = 1) in vec3 worldNormal;
+layout(location = 2) flat in uint chunk;
+
+layout(location = 0) out vec4 outColor;
+
+// A shade in [-1, 1] per chunk (an integer hash), the same every frame.
+float chunkShade(uint c) {
+    c ^= c >> 16;
+    c *= 0x7feb352du;
+    c ^= c >> 15;
+    c *= 0x846ca68bu;
+    c ^= c >> 16;
+    return float(c & 0xffffu) / 32767.5 - 1.0;
+}
+
+void main() {
+    // The side we see, from screen-space derivatives: independent of the winding.
+    vec3 toEye = push.eye.xyz - worldPosition;
+    vec3 face = cross(dFdx(worldPosition), dFdy(worldPosition));
+    if (dot(face, toEye) < 0.0) face = -face;
+    float len = length(worldNormal);
+    vec3 n = len > 0.0 ? worldNormal / len : normalize(face);
+    if (dot(n, face) < 0.0) n = -n; // an open mesh seen from behind, or a fold
+    float light = push.eye.w + push.key.w * max(dot(n, push.key.xyz), 0.0) +
+                  push.fill.w * max(dot(n, push.fill.xyz), 0.0);
+    vec3 albedo = push.color.rgb * (1.0 + push.color.w * chunkShade(chunk));
+    outColor = vec4(albedo * min(light, 1.0), 1.0);
+}

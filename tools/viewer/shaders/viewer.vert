@@ -1,0 +1,27 @@
+#version 460
+// The viewer's vertex stage: positions and normals in voxels, straight from the
+// buffer the solver writes; a per-chunk shade from a static stream.
+
+layout(location = 0) in vec3 inPosition; // voxels
+layout(location = 1) in vec3 inNormal;   // recomputed by the solver's normals pass
+layout(location = 2) in uint inChunk;    // the chunk (voxel block) of the vertex
+
+// Shared with viewer.frag and ViewerPushConstants in mesh_pipeline.cpp.
+layout(push_constant) uniform Push {
+    mat4 viewProjection;
+    vec4 eye;   // xyz: camera position; w: ambient light
+    vec4 key;   // xyz: direction towards the key light; w: its intensity
+    vec4 fill;  // the same for the fill light
+    vec4 color; // rgb: the clay's linear colour; w: how much the chunks' shades vary
+} push;
+
+layout(location = 0) out vec3 worldPosition;
+layout(location = 1) out vec3 worldNormal;
+layout(location = 2) flat out uint chunk;
+
+void main() {
+    worldPosition = inPosition;
+    worldNormal = inNormal;
+    chunk = inChunk;
+    gl_Position = push.viewProjection * vec4(inPosition, 1.0);
+}

@@ -1,0 +1,288 @@
+// The frame loop: set-up in dependency order, per-frame record / submit / present,
+// resize, captures, and teardown in reverse order.
+#include "viewer.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <memory>
+
+#include <glm/gtc/matrix_transform.hpp>
+
+#include "chunked_mesh.hpp"
+#include "context.hpp"
+#include "error.hpp"
+#include "frame_ring.hpp"
+#include "frame_stats.hpp"
+#include "live_mesh.hpp"
+#include "mesh_pipeline.hpp"
+#include "render_target.hpp"
+#include "screenshot.hpp"
+#include "swapchain.hpp"
+#include "viewer_device.hpp"
+#include "vulkan_check.hpp"
+#include "window.hpp"
+
+namespace sculptflow::viewer {
+namespace {
+
+// Linear light: ambient, key and fill (directions in view space: x right, y up, z to the eye).
+constexpr float kAmbient = 0.15f, kKey = 0.8f, kFill = 0.25f;
+const glm::vec3 kKeyDirection = glm::normalize(glm::vec3(-0.5f, 0.8f, 0.6f));
+const glm::vec3 kFillDirection = glm::normalize(glm::vec3(0.8f, -0.2f, 0.5f));
+const glm::vec3 kBackground{0.94f, 0.94f, 0.95f}; // sRGB
+const glm::vec3 kClay{0.80f, 0.60f, 0.48f};       // sRGB
+constexpr float kChunkShade = 0.2f; // with --show-chunks
+
+float srgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+glm::vec3 srgbToLinear(const glm::vec3& c) { return {srgbToLinear(c.r), srgbToLinear(c.g), srgbToLinear(c.b)}; }
+
+// The points the camera frames: the undeformed mesh and the mesh carried along by
+// each tool's whole travel, which bounds where a drag takes it.
+std::vector<std::vector<glm::vec3>> framedPoints(const std::vector<glm::vec3>& voxels, const Move& move) {
+    std::vector<std::vector<glm::vec3>> sets{voxels};
+    for (const ToolMotion& tool : move.tools) {
+        std::vector<glm::vec3> moved(voxels);
+        for (glm::vec3& p : moved) p += glm::vec3(tool.translation);
+        sets.push_back(std::move(moved));
+    }
+    return sets;
+}
+
+class Viewer {
+public:
+    Viewer(const ViewerOptions& options, std::atomic<int>& validationMessages);
+    ~Viewer();
+    Viewer(const Viewer&) = delete;
+    Viewer& operator=(const Viewer&) = delete;
+
+    ViewerResult run();
+
+private:
+    bool windowed() const { return window_ != nullptr; }
+    void recreateSwapchain();
+    void updateCamera();
+    // Renders one frame; false when the swapchain had to be recreated first (no frame drawn).
+    bool renderFrame();
+    void finish(ViewerResult& result);
+
+    ViewerOptions options_;
+    // Declared in creation order: destroyed in reverse, after the destructor idles the device.
+    std::unique_ptr<Window> window_;
+    std::unique_ptr<ViewerDevice> device_;
+    std::unique_ptr<WindowSurface> surface_;
+    std::unique_ptr<Context> context_;
+    std::unique_ptr<FrameRing> ring_;
+    std::unique_ptr<MeshPipeline> pipeline_;
+    std::unique_ptr<Swapchain> swapchain_;
+    std::unique_ptr<RenderTarget> target_;
+    std::unique_ptr<LiveMesh> mesh_;
+
+    VkFormat depthFormat_ = VK_FORMAT_UNDEFINED;
+    std::vector<std::vector<glm::vec3>> framed_;
+    ViewerPushConstants push_{};
+    uint32_t dragFrames_ = 1;
+    uint64_t frame_ = 0;
+    uint32_t slot_ = 0;
+    bool swapchainStale_ = false;
+    FrameStats stats_;
+    ViewerResult result_;
+    double solverSum_ = 0.0;
+    uint64_t solverCount_ = 0;
+};
+
+Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessages) : options_(options) {
+    // Inputs first: a bad file fails before any window opens.
+    const cli::MoveInputs inputs = cli::loadMoveInputs(options_.inputs);
+    const ChunkedMesh chunked =
+        chunkMesh(inputs.voxels, inputs.mesh.faceSizes, inputs.mesh.faceIndices, options_.chunkSize);
+    LiveMoveOptions liveOptions;
+    liveOptions.solver = solverOptions(options_);
+    dragFrames_ = dragFrames(options_);
+    framed_ = framedPoints(chunked.positions, inputs.move);
+
+    const bool validation = options_.validation || validationRequestedByEnvironment();
+    std::vector<const char*> extensions;
+    if (options_.headlessFrames == 0) {
+        window_ = std::make_unique<Window>(options_.width, options_.height, "sculptflow-viewer");
+        extensions = window_->requiredInstanceExtensions();
+    }
+    device_ = std::make_unique<ViewerDevice>(validation, extensions, validationMessages,
+                                             options_.synchronizationValidation);
+    if (window_) surface_ = std::make_unique<WindowSurface>(device_->instance(), *window_);
+    device_->openDevice(surface_ ? surface_->handle() : VK_NULL_HANDLE);
+    context_ = std::make_unique<Context>(AdoptedDevice{device_->instance(), device_->physicalDevice(),
+                                                       device_->device(), device_->queueFamily(), device_->queue()});
+    ring_ = std::make_unique<FrameRing>(device_->device(), device_->queueFamily());
+    depthFormat_ = chooseDepthFormat(device_->physicalDevice());
+    pipeline_ = std::make_unique<MeshPipeline>(*context_, depthFormat_);
+    VkExtent2D extent{options_.width, options_.height};
+    if (window_) {
+        window_->waitWhileMinimised();
+        swapchain_ = std::make_unique<Swapchain>(*device_, surface_->handle(), window_->framebufferSize());
+        extent = swapchain_->extent();
+    }
+    target_ = std::make_unique<RenderTarget>(*context_, extent, depthFormat_, pipeline_->renderPass());
+    mesh_ = std::make_unique<LiveMesh>(*context_, ring_->pool(), chunked, inputs.stroke, liveOptions);
+    updateCamera();
+
+    result_.deviceName = device_->deviceName();
+    result_.vertices = mesh_->vertexCount();
+    result_.chunksTotal = uint32_t(mesh_->chunkCount());
+    if (!options_.quiet)
+        std::printf("sculptflow-viewer: %s, %u vertices in %zu chunks of %.3g voxels, %s on %s%s\n",
+                    inputs.description.c_str(), result_.vertices, mesh_->chunkCount(), chunked.blockSize,
+                    options_.method.c_str(), result_.deviceName.c_str(), validation ? ", validation on" : "");
+}
+
+Viewer::~Viewer() {
+    if (device_ && device_->device()) vkDeviceWaitIdle(device_->device());
+    mesh_.reset();
+    target_.reset();
+    swapchain_.reset();
+    pipeline_.reset();
+    ring_.reset();
+    context_.reset();
+    surface_.reset();
+    device_.reset();
+    window_.reset();
+}
+
+void Viewer::updateCamera() {
+    const VkExtent2D extent = target_->extent();
+    std::vector<std::span<const glm::vec3>> sets(framed_.begin(), framed_.end());
+    const Camera camera = fitCamera(sets, float(extent.width) / float(extent.height));
+    const glm::mat3 toWorld = glm::transpose(glm::mat3(camera.view)); // the view's rotation, inverted
+    push_.viewProjection = camera.projection * camera.view;
+    push_.eye = glm::vec4(camera.eye, kAmbient);
+    push_.key = glm::vec4(toWorld * kKeyDirection, kKey);
+    push_.fill = glm::vec4(toWorld * kFillDirection, kFill);
+    push_.color = glm::vec4(srgbToLinear(kClay), options_.showChunks ? kChunkShade : 0.0f);
+}
+
+void Viewer::recreateSwapchain() {
+    window_->waitWhileMinimised();
+    if (window_->shouldClose()) return;
+    SF_VK_CHECK(vkDeviceWaitIdle(device_->device()));
+    swapchain_->recreate(window_->framebufferSize());
+    target_.reset();
+    target_ = std::make_unique<RenderTarget>(*context_, swapchain_->extent(), depthFormat_, pipeline_->renderPass());
+    updateCamera();
+    swapchainStale_ = false;
+}
+
+bool Viewer::renderFrame() {
+    ring_->wait(slot_);
+    uint32_t image = 0;
+    if (windowed()) {
+        if (window_->takeResized() || swapchainStale_) {
+            recreateSwapchain();
+            return false;
+        }
+        const VkResult acquired = vkAcquireNextImageKHR(device_->device(), swapchain_->handle(), UINT64_MAX,
+                                                        ring_->acquired(slot_), VK_NULL_HANDLE, &image);
+        if (acquired == VK_ERROR_OUT_OF_DATE_KHR) {
+            recreateSwapchain();
+            return false;
+        }
+        if (acquired == VK_SUBOPTIMAL_KHR) swapchainStale_ = true; // acquired all the same: draw, then recreate
+        else SF_VK_CHECK(acquired);
+    }
+
+    const PlaybackFrame playback = playbackFrame(frame_, dragFrames_, options_.holdFrames, true);
+    VkCommandBuffer commands = ring_->begin(slot_);
+    const RecordReport report = mesh_->recordFrame(commands, playback);
+    DrawCall draw = mesh_->drawCall();
+    draw.push = push_;
+    draw.background = srgbToLinear(kBackground);
+    pipeline_->record(commands, target_->framebuffer(), target_->extent(), draw);
+    if (windowed()) swapchain_->recordBlit(commands, image, target_->colorImage(), target_->extent());
+    SF_VK_CHECK(vkEndCommandBuffer(commands));
+
+    VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+    const VkSemaphore waitSemaphore = windowed() ? ring_->acquired(slot_) : VK_NULL_HANDLE;
+    const VkPipelineStageFlags waitStage = VK_PIPELINE_STAGE_TRANSFER_BIT; // the blit writes the image
+    const VkSemaphore rendered = windowed() ? swapchain_->renderedSemaphore(image) : VK_NULL_HANDLE;
+    if (windowed()) {
+        submit.waitSemaphoreCount = 1;
+        submit.pWaitSemaphores = &waitSemaphore;
+        submit.pWaitDstStageMask = &waitStage;
+        submit.signalSemaphoreCount = 1;
+        submit.pSignalSemaphores = &rendered;
+    }
+    submit.commandBufferCount = 1;
+    submit.pCommandBuffers = &commands;
+    SF_VK_CHECK(vkQueueSubmit(device_->queue(), 1, &submit, ring_->fence(slot_)));
+    mesh_->finishFrame(playback);
+
+    if (windowed()) {
+        VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};
+        present.waitSemaphoreCount = 1;
+        present.pWaitSemaphores = &rendered;
+        present.swapchainCount = 1;
+        const VkSwapchainKHR swapchain = swapchain_->handle();
+        present.pSwapchains = &swapchain;
+        present.pImageIndices = &image;
+        const VkResult presented = vkQueuePresentKHR(device_->queue(), &present);
+        if (presented == VK_ERROR_OUT_OF_DATE_KHR || presented == VK_SUBOPTIMAL_KHR) swapchainStale_ = true;
+        else SF_VK_CHECK(presented);
+    }
+
+    // Statistics, the title and the line a second.
+    const double gpuMs = mesh_->gpuMilliseconds();
+    if (report.recorded && report.chunksSolved > 0 && std::isfinite(gpuMs)) {
+        solverSum_ += gpuMs;
+        ++solverCount_;
+    }
+    result_.maxChunksSolved = std::max(result_.maxChunksSolved, report.chunksSolved);
+    if (stats_.frame(report, gpuMs)) {
+        const std::string summary = stats_.summary();
+        if (windowed()) window_->setTitle("sculptflow-viewer | " + summary);
+        if (!options_.quiet) std::printf("frame %llu: %s\n", (unsigned long long)frame_, summary.c_str());
+        std::fflush(stdout);
+    }
+    if (std::find(options_.captureFrames.begin(), options_.captureFrames.end(), frame_) !=
+        options_.captureFrames.end())
+        result_.captures.emplace_back(frame_, readBack(*context_, ring_->pool(), *target_));
+    ++frame_;
+    slot_ = (slot_ + 1) % kFramesInFlight;
+    return true;
+}
+
+ViewerResult Viewer::run() {
+    const uint64_t limit = windowed() ? options_.frames : options_.headlessFrames;
+    while (limit == 0 || frame_ < limit) {
+        if (windowed()) {
+            window_->pollEvents();
+            if (window_->shouldClose()) break;
+        }
+        renderFrame();
+    }
+    SF_VK_CHECK(vkDeviceWaitIdle(device_->device()));
+    if (!options_.screenshot.empty() || !options_.captureFrames.empty())
+        result_.lastFrame = readBack(*context_, ring_->pool(), *target_);
+    if (!options_.screenshot.empty()) writePng(result_.lastFrame, options_.screenshot);
+    result_.frames = frame_;
+    result_.meanSolverMilliseconds =
+        solverCount_ ? solverSum_ / double(solverCount_) : std::numeric_limits<double>::quiet_NaN();
+    result_.lastError = mesh_->lastError();
+    return result_;
+}
+
+} // namespace
+
+ViewerResult runViewer(const ViewerOptions& options) {
+    // Outlives the viewer: objects leaked at teardown are reported while its device is destroyed.
+    std::atomic<int> messages{0};
+    ViewerResult result;
+    {
+        Viewer viewer(options, messages);
+        result = viewer.run();
+    }
+    result.validationMessages = messages.load();
+    return result;
+}
+
+} // namespace sculptflow::viewer

@@ -1,0 +1,207 @@
+// Instance with optional validation (synchronization validation on), device choice, device and queue.
+#include "viewer_device.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <vector>
+
+#include "error.hpp"
+#include "vulkan_check.hpp"
+
+namespace sculptflow::viewer {
+namespace {
+
+constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+bool hasLayer(const char* name) {
+    uint32_t count = 0;
+    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
+    std::vector<VkLayerProperties> layers(count);
+    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
+    return std::any_of(layers.begin(), layers.end(),
+                       [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
+}
+
+bool hasInstanceExtension(const char* layer, const char* name) {
+    uint32_t count = 0;
+    SF_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, nullptr));
+    std::vector<VkExtensionProperties> extensions(count);
+    SF_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, extensions.data()));
+    return std::any_of(extensions.begin(), extensions.end(),
+                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
+}
+
+// The first family that does graphics and compute (and presents to `surface`).
+std::optional<uint32_t> graphicsComputeFamily(VkPhysicalDevice device, VkSurfaceKHR surface) {
+    uint32_t count = 0;
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
+    const VkQueueFlags wanted = VK_QUEUE_GRAPHICS_BIT | VK_QUEUE_COMPUTE_BIT;
+    for (uint32_t i = 0; i < count; ++i) {
+        if ((families[i].queueFlags & wanted) != wanted) continue;
+        VkBool32 presents = VK_TRUE;
+        if (surface) SF_VK_CHECK(vkGetPhysicalDeviceSurfaceSupportKHR(device, i, surface, &presents));
+        if (presents) return i;
+    }
+    return std::nullopt;
+}
+
+int typeRank(VkPhysicalDeviceType type) {
+    switch (type) {
+    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
+    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
+    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
+    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
+    default: return 4;
+    }
+}
+
+} // namespace
+
+bool validationRequestedByEnvironment() {
+    const char* value = std::getenv("SCULPTFLOW_VALIDATION");
+    return value && value[0] != '\0' && std::strcmp(value, "0") != 0;
+}
+
+ViewerDevice::ViewerDevice(bool validation, std::span<const char* const> windowExtensions,
+                           std::atomic<int>& messages, bool synchronization)
+    : messages_(&messages) {
+    if (volkInitialize() != VK_SUCCESS)
+        throw Error("no Vulkan loader found (libvulkan.so.1); install a Vulkan driver");
+    if (validation && !hasLayer(kValidationLayer))
+        throw Error(std::string("validation requested but ") + kValidationLayer +
+                    " is not installed (Debian: vulkan-validationlayers)");
+
+    std::vector<const char*> extensions(windowExtensions.begin(), windowExtensions.end());
+    const VkValidationFeatureEnableEXT enabledFeatures[] = {
+        VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
+    VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
+    features.enabledValidationFeatureCount = 1;
+    features.pEnabledValidationFeatures = enabledFeatures;
+    VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
+    messengerInfo.messageSeverity =
+        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
+    messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
+                                VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
+    messengerInfo.pfnUserCallback = &ViewerDevice::onMessage;
+    messengerInfo.pUserData = this;
+    if (validation) {
+        extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
+        if (!hasInstanceExtension(kValidationLayer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))
+            throw Error(std::string(kValidationLayer) + " lacks " + VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME +
+                        ", needed for synchronization validation");
+        extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);
+        // The messenger in the chain also covers instance creation and destruction.
+        if (synchronization) messengerInfo.pNext = &features;
+    }
+
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "sculptflow-viewer";
+    app.apiVersion = VK_API_VERSION_1_2;
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    info.enabledExtensionCount = uint32_t(extensions.size());
+    info.ppEnabledExtensionNames = extensions.data();
+    if (validation) {
+        info.enabledLayerCount = 1;
+        info.ppEnabledLayerNames = &kValidationLayer;
+        info.pNext = &messengerInfo;
+    }
+    const VkResult created = vkCreateInstance(&info, nullptr, &instance_);
+    if (created == VK_ERROR_INCOMPATIBLE_DRIVER)
+        throw Error("no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); "
+                    "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)");
+    SF_VK_CHECK(created);
+    volkLoadInstance(instance_);
+    if (validation) {
+        messengerInfo.pNext = nullptr;
+        const VkResult made = vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_);
+        if (made != VK_SUCCESS) {
+            destroy();
+            vkCheck(made, "vkCreateDebugUtilsMessengerEXT");
+        }
+    }
+}
+
+ViewerDevice::~ViewerDevice() { destroy(); }
+
+void ViewerDevice::destroy() {
+    if (device_) vkDestroyDevice(device_, nullptr);
+    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
+    if (instance_) vkDestroyInstance(instance_, nullptr);
+    device_ = VK_NULL_HANDLE;
+    messenger_ = VK_NULL_HANDLE;
+    instance_ = VK_NULL_HANDLE;
+}
+
+void ViewerDevice::openDevice(VkSurfaceKHR surface) {
+    uint32_t count = 0;
+    SF_VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, nullptr));
+    std::vector<VkPhysicalDevice> devices(count);
+    SF_VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, devices.data()));
+    const char* env = std::getenv("SCULPTFLOW_DEVICE");
+    const std::string selector = env ? env : "";
+
+    std::string available;
+    int bestRank = 1 << 30;
+    for (size_t i = 0; i < devices.size(); ++i) {
+        VkPhysicalDeviceProperties p;
+        vkGetPhysicalDeviceProperties(devices[i], &p);
+        available += "\n  " + std::to_string(i) + ": " + p.deviceName;
+        const bool matches = selector.empty() || selector == std::to_string(i) ||
+                             std::string(p.deviceName).find(selector) != std::string::npos;
+        if (!matches || p.apiVersion < VK_API_VERSION_1_2) continue;
+        const std::optional<uint32_t> family = graphicsComputeFamily(devices[i], surface);
+        if (family && typeRank(p.deviceType) < bestRank) {
+            bestRank = typeRank(p.deviceType);
+            physicalDevice_ = devices[i];
+            queueFamily_ = *family;
+        }
+    }
+    if (!physicalDevice_)
+        throw Error(std::string("no Vulkan 1.2 device with a graphics and compute queue") +
+                    (surface ? " that presents to the window" : "") +
+                    (selector.empty() ? "" : " matches SCULPTFLOW_DEVICE='" + selector + "'") +
+                    "; devices:" + available);
+
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queueInfo.queueFamilyIndex = queueFamily_;
+    queueInfo.queueCount = 1;
+    queueInfo.pQueuePriorities = &priority;
+    const char* swapchain = VK_KHR_SWAPCHAIN_EXTENSION_NAME;
+    VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    deviceInfo.queueCreateInfoCount = 1;
+    deviceInfo.pQueueCreateInfos = &queueInfo;
+    if (surface) {
+        deviceInfo.enabledExtensionCount = 1;
+        deviceInfo.ppEnabledExtensionNames = &swapchain;
+    }
+    SF_VK_CHECK(vkCreateDevice(physicalDevice_, &deviceInfo, nullptr, &device_));
+    volkLoadDevice(device_);
+    vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+}
+
+std::string ViewerDevice::deviceName() const {
+    VkPhysicalDeviceProperties p;
+    vkGetPhysicalDeviceProperties(physicalDevice_, &p);
+    return p.deviceName;
+}
+
+VKAPI_ATTR VkBool32 VKAPI_CALL ViewerDevice::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
+                                                      VkDebugUtilsMessageTypeFlagsEXT,
+                                                      const VkDebugUtilsMessengerCallbackDataEXT* data,
+                                                      void* self) {
+    auto* device = static_cast<ViewerDevice*>(self);
+    ++*device->messages_;
+    std::fprintf(stderr, "sculptflow-viewer: Vulkan validation: %s\n",
+                 data && data->pMessage ? data->pMessage : "(no message)");
+    return VK_FALSE;
+}
+
+} // namespace sculptflow::viewer

@@ -1,0 +1,46 @@
+// The viewer's options and its command line (CLI11).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "move_inputs.hpp"
+#include "solver_options.hpp"
+
+namespace sculptflow::viewer {
+
+struct ViewerOptions {
+    cli::MoveInputArgs inputs;    // --mesh, --stroke, --voxel-size, --kind
+    std::string method = "bs32";  // --method
+    double tolerance = 0.1;       // --tol, voxels
+    uint32_t frames = 0;          // windowed: quit after this many frames; 0: when the window closes
+    uint32_t headlessFrames = 0;  // > 0: render this many frames offscreen, no window
+    uint32_t playbackFrames = 0;  // frames one playback of the stroke takes; 0: the run's frame count, else 180
+    uint32_t holdFrames = 60;     // frames the committed shape shows before the next loop
+    std::string screenshot;       // PNG of the last frame
+    uint32_t width = 1280;
+    uint32_t height = 720;
+    float chunkSize = 0.0f;       // voxels; 0: the mesh's longest side / 6
+    bool validation = false;      // also SCULPTFLOW_VALIDATION=1
+    // With validation: the layer's synchronization validation too. (Off only where
+    // the layer's own allocations would upset LeakSanitizer: it leaks with it on.)
+    bool synchronizationValidation = true;
+    bool showChunks = false;      // shade each chunk a little lighter or darker
+    bool quiet = false;           // no line a second on stdout
+    // Library only (tests): frames whose image is read back into ViewerResult::captures.
+    std::vector<uint64_t> captureFrames;
+};
+
+// Frames one playback of the stroke takes under these options.
+uint32_t dragFrames(const ViewerOptions& options);
+
+SolverOptions solverOptions(const ViewerOptions& options);
+
+// Adds every option above to `app`; `checkScreenshot` takes --check-screenshot FILE,
+// the mode that only checks a saved screenshot is not blank.
+void addViewerOptions(CLI::App& app, ViewerOptions& options, std::string& checkScreenshot);
+
+} // namespace sculptflow::viewer
