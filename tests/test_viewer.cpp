@@ -32,7 +32,8 @@ constexpr bool kSynchronizationValidation = true;
 // A 642-vertex icosphere at the built-in stroke's tool tip, as a file: a few
 // seconds on lavapipe for a handful of frames.
 std::filesystem::path writeSmallMesh(const ScratchDir& dir) {
-    const ToolStroke& tool = defaultStroke().tools.front();
+    const Stroke stroke = defaultStroke();
+    const ToolStroke& tool = stroke.tools.front();
     const Mesh mesh = icosphere(3, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
     const std::filesystem::path path = dir / "sphere.obj";
     writeMesh(mesh, path);
