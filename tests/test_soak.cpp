@@ -119,8 +119,9 @@ TEST(Soak, ReplayedStrokeKeepsMemoryFlatAndLandsOnTheHeadlessShape) {
                 (unsigned long long)gpuAtStart, (unsigned long long)context.allocatedMemory(), worst);
     EXPECT_LE(worst, 0.01) << "voxels between the replayed shape and the headless moves";
     EXPECT_EQ(context.allocatedMemory(), gpuAtStart) << "GPU memory must not grow per frame";
-    if (kResidentMemoryIsMeaningful)
+    if (kResidentMemoryIsMeaningful) {
         EXPECT_LE(double(residentAtEnd), double(residentAtStart) + 8.0 * 1048576.0) << "resident memory grew";
+    }
 }
 
 } // namespace
