@@ -14,14 +14,12 @@ namespace sculptflow {
 
 class Context;
 
-// Binding 0 of deform.comp (std140): the tools of one move. The shader takes
-// the count from the pipeline variant; toolCount is kept for the layout.
+// Binding 0 of deform.comp (std140): the tools of one move. Their count and
+// kinds are specialization constants of the pipeline (DeformVariant).
 struct ToolBlock {
     kernel::Tool tools[SF_MAX_TOOLS];
-    int32_t toolCount;
-    int32_t padding[3];
 };
-static_assert(sizeof(ToolBlock) == 400 && offsetof(ToolBlock, toolCount) == 384);
+static_assert(sizeof(ToolBlock) == 384);
 
 // deform.comp's push constants.
 struct DeformPushConstants {

@@ -115,7 +115,6 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
 
     ToolBlock block{};
     std::copy(std::begin(kernel.tools), std::end(kernel.tools), std::begin(block.tools));
-    block.toolCount = kernel.toolCount;
     std::memcpy(tools_.mapped(), &block, sizeof(block));
 
     const GpuBuffer& statisticsBuffer = statistics ? mesh.statisticsBuffer(context_) : noStatistics_;

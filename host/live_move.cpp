@@ -125,7 +125,8 @@ LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOpt
         tools_ = GpuBuffer(context, sizeof(ToolBlock),
                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, "the tool block",
                            BufferMemory::DeviceLocal);
-        noStatistics_ = GpuBuffer(context, 16, kStorage, "a placeholder", BufferMemory::DeviceLocal);
+        // Bound to deform.comp's statistics binding, which this path never writes.
+        noStatistics_ = GpuBuffer(context, 16, kStorage, "the unused statistics binding", BufferMemory::DeviceLocal);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
             adjacencyStart_ = GpuBuffer(context, adjacency.start.size() * 4, kStorage, "the normals adjacency");
@@ -272,8 +273,7 @@ bool LiveMove::update(std::span<const Pose> posesB) noexcept {
                         std::to_string(posesA_.size()) + " tools");
         for (size_t i = 0; i < posesB.size(); ++i)
             move_.tools[i] = toolMotion(toolSettings_.tools[i], posesA_[i], posesB[i], toolSettings_.voxelSize);
-        const kernel::Kernel kernel = makeKernel(move_, options_.solver);
-        kernel_ = kernel;
+        kernel_ = makeKernel(move_, options_.solver);
     } catch (const std::exception& e) {
         lastError_ = e.what();
         return false;
@@ -395,7 +395,6 @@ void LiveMove::recordRestores(VkCommandBuffer commands) {
 void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
     ToolBlock block{};
     std::copy(std::begin(kernel_.tools), std::end(kernel_.tools), std::begin(block.tools));
-    block.toolCount = kernel_.toolCount;
     vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
     barrier(commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             kComputeAccesses | VK_ACCESS_UNIFORM_READ_BIT);

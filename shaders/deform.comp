@@ -20,8 +20,6 @@ bool toolIsAffine(int i) {
     return (affineTools & (1u << uint(i))) != 0u;
 }
 
-// The host's ToolBlock also carries the tool count, which this shader takes from
-// toolCount instead.
 layout(std140, set = 0, binding = 0) uniform ToolBlock {
     Tool tools[SF_MAX_TOOLS];
 };

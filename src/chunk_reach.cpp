@@ -20,7 +20,7 @@ double kelvinletTermSpeedBound(const kernel::Tool& t, double e) {
 
 } // namespace
 
-bool boxInReach(kernel::Kernel kernel, const Bounds& box) {
+bool boxInReach(kernel::Kernel& kernel, const Bounds& box) {
     if (!finite(box.min) || !finite(box.max)) return true;
     const glm::vec3 center = 0.5f * (box.min + box.max);
     // Slack for float rounding between the box's and a vertex's distance.

@@ -18,7 +18,9 @@ struct Bounds {
 // point of the box to a tool's path is at least the centre's distance minus the
 // half-diagonal, and the Kelvinlet speed bound falls with distance, so a box out
 // of reach holds only vertices the shader would cull. Non-finite boxes are in reach.
-bool boxInReach(kernel::Kernel kernel, const Bounds& box);
+// Takes the kernel by non-const reference only because the shared GLSL functions
+// are non-const members; it is not changed.
+bool boxInReach(kernel::Kernel& kernel, const Bounds& box);
 
 // An upper bound, in voxels, on how far the move carries any vertex: for each
 // Kelvinlet the supremum of its speed over all points (each regularised term

@@ -8,46 +8,11 @@
 #include "context.hpp"
 #include "error.hpp"
 #include "mesh_renderer.hpp" // vertexNormals
+#include "one_time_commands.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {
-
-constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
-
-// Records `record` into a one-time command buffer from `pool`, submits it and waits.
-template <class Fn>
-void submitAndWait(Context& context, VkCommandPool pool, Fn&& record) {
-    VkDevice device = context.device();
-    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocate.commandPool = pool;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkAllocateCommandBuffers(device, &allocate, &commands));
-    VkFence fence = VK_NULL_HANDLE;
-    try {
-        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        SF_VK_CHECK(vkBeginCommandBuffer(commands, &begin));
-        record(commands);
-        SF_VK_CHECK(vkEndCommandBuffer(commands));
-        const VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        SF_VK_CHECK(vkCreateFence(device, &fenceInfo, nullptr, &fence));
-        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        submit.commandBufferCount = 1;
-        submit.pCommandBuffers = &commands;
-        SF_VK_CHECK(vkQueueSubmit(context.queue(), 1, &submit, fence));
-        SF_VK_CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
-    } catch (...) {
-        vkQueueWaitIdle(context.queue());
-        if (fence) vkDestroyFence(device, fence, nullptr);
-        vkFreeCommandBuffers(device, pool, 1, &commands);
-        throw;
-    }
-    vkDestroyFence(device, fence, nullptr);
-    vkFreeCommandBuffers(device, pool, 1, &commands);
-}
 
 void memoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
                    VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {

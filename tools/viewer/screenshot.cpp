@@ -9,33 +9,18 @@
 #include "context.hpp"
 #include "error.hpp"
 #include "gpu_buffer.hpp"
+#include "one_time_commands.hpp"
 #include "render_target.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow::viewer {
-namespace {
-
-constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
-
-} // namespace
 
 RgbaImage readBack(Context& context, VkCommandPool pool, const RenderTarget& target) {
-    VkDevice device = context.device();
     const VkExtent2D extent = target.extent();
     GpuBuffer pixels(context, VkDeviceSize(extent.width) * extent.height * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                      "the screenshot");
 
-    VkCommandBufferAllocateInfo allocate{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-    allocate.commandPool = pool;
-    allocate.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
-    allocate.commandBufferCount = 1;
-    VkCommandBuffer commands = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkAllocateCommandBuffers(device, &allocate, &commands));
-    VkFence fence = VK_NULL_HANDLE;
-    try {
-        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-        SF_VK_CHECK(vkBeginCommandBuffer(commands, &begin));
+    submitAndWait(context, pool, [&](VkCommandBuffer commands) {
         // After the render pass's colour writes (its external dependency already
         // covers transfers in the same submission; this one covers earlier submissions).
         VkMemoryBarrier before{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
@@ -53,23 +38,7 @@ RgbaImage readBack(Context& context, VkCommandPool pool, const RenderTarget& tar
         after.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
         vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &after, 0,
                              nullptr, 0, nullptr);
-        SF_VK_CHECK(vkEndCommandBuffer(commands));
-
-        const VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        SF_VK_CHECK(vkCreateFence(device, &fenceInfo, nullptr, &fence));
-        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
-        submit.commandBufferCount = 1;
-        submit.pCommandBuffers = &commands;
-        SF_VK_CHECK(vkQueueSubmit(context.queue(), 1, &submit, fence));
-        SF_VK_CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
-    } catch (...) {
-        vkQueueWaitIdle(context.queue());
-        if (fence) vkDestroyFence(device, fence, nullptr);
-        vkFreeCommandBuffers(device, pool, 1, &commands);
-        throw;
-    }
-    vkDestroyFence(device, fence, nullptr);
-    vkFreeCommandBuffers(device, pool, 1, &commands);
+    });
 
     RgbaImage image{extent.width, extent.height, std::vector<uint8_t>(size_t(extent.width) * extent.height * 4)};
     std::memcpy(image.pixels.data(), pixels.mapped(), image.pixels.size());
