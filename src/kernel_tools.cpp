@@ -43,14 +43,23 @@ void validateToolMotion(const ToolMotion& m, size_t index) {
 }
 
 // BS32's worst vertex was set by its first step: a step of h0 = 0.1 passed on an
-// estimate that is not yet asymptotic. Starting at 0.15 of the step limit cut the
-// worst error on test0 from 0.085 to 0.062 voxel at the same work, which bought
-// a looser internalTolerance (docs/solver.md). DP45 needs long steps
-// from the start to stay near its floor of steps set by the step limit.
-double firstStep(const SolverOptions& options, double hMax) {
-    const double h0 = std::min(options.h0, hMax);
-    return options.method == Method::Bs32 ? std::min(h0, 0.15 * hMax) : h0;
+// estimate that is not yet asymptotic. Starting at 0.15 of the move's step limit cut
+// the worst error on test0 from 0.085 to 0.062 voxel at the same work, which bought
+// a looser internalTolerance (docs/solver.md). DP45 and RK4 step doubling start
+// at half of each vertex's own step limit (firstStepFraction), so h0 does not cap them.
+double firstStep(const SolverOptions& options, double stepLimitFloor, double hMax) {
+    if (options.method == Method::Bs32) return std::min({options.h0, 0.15 * stepLimitFloor, hMax});
+    return options.method == Method::Rk4 ? std::min(options.h0, hMax) : hMax;
 }
+
+double firstStepFraction(const SolverOptions& options) {
+    return options.method == Method::Bs32 ? 1.0 : 0.5;
+}
+
+// A vertex's own step limit is kVertexStepLimit / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²))
+// (stepLimit in controller.glsl) at the default maxToolMotionPerStep, and scales with it.
+constexpr double kVertexStepLimit = 2.4;
+constexpr double kDefaultToolMotionPerStep = 1.5;
 
 } // namespace
 
@@ -127,11 +136,15 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
         k.tools[i] = makeKernelTool(move.tools[i]);
     }
     k.toolCount = int(move.tools.size());
-    const double hMax = std::max(options.hMin, std::min(options.hMax, toolStepLimit(move, options)));
+    const double hMax = std::max(options.hMin, options.hMax);
+    const double floor = std::max(options.hMin, std::min(options.hMax, toolStepLimit(move, options)));
     k.settings.tolerance = float(internalTolerance(options));
-    k.settings.h0 = float(firstStep(options, hMax));
+    k.settings.h0 = float(firstStep(options, floor, hMax));
     k.settings.hMin = float(options.hMin);
     k.settings.hMax = float(hMax);
+    k.settings.stepLimitFloor = float(floor);
+    k.settings.stepLimitScale = float(kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
+    k.settings.firstStepFraction = float(firstStepFraction(options));
     k.settings.safety = float(options.safety);
     k.settings.shrinkMin = float(options.shrinkMin);
     k.settings.growMax = float(options.growMax);

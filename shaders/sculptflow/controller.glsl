@@ -1,6 +1,7 @@
-// Step acceptance and the next step size (spec §4). Needs steppers.glsl.
+// Step acceptance, the next step size (spec §4) and each vertex's step limit.
+// Needs field.glsl and steppers.glsl.
 //
-// Reads the globals `settings` and `solverMethod`.
+// Reads the globals `settings`, `solverMethod`, `tools[]` and `toolCount`.
 
 // Accept when the error per unit step is within tolerance: err ≤ tol·h.
 bool stepWithinTolerance(float error, float h, float tolerance) {
@@ -19,4 +20,24 @@ float nextStepSize(float h, float error, bool accepted) {
     float growLimit = accepted ? settings.growMax : 1.0f;
     factor = clamp(factor, settings.shrinkMin, growLimit);
     return clamp(h * factor, settings.hMin, settings.hMax);
+}
+
+// The longest step this vertex may take from x at s, where k1 = v(x, s). Embedded
+// estimates only hold for steps short against the time in which the field at the
+// vertex changes, which for each Kelvinlet is set by how fast the field varies in
+// space, |∂v/∂x|, and by how fast the vertex moves against the tool, |v − d|, in
+// radii sqrt(|R|² + ε²) (the second anticipates a tip that is about to pass). The
+// limit is never below stepLimitFloor, the whole move's limit that holds for every
+// vertex; affine flows are smooth in s and set none. docs/solver.md has the measurements.
+float stepLimit(vec3 x, float s, vec3 k1, uint activeMask) {
+    float rate = 0.0f;
+    for (int i = 0; i < toolCount; ++i) {
+        if (toolIsAffine(i) || (activeMask & (1u << uint(i))) == 0u) continue;
+        vec3 R = toolOffset(i, x, s);
+        float eps = tools[i].outerRadius;
+        float approach = length(k1 - tools[i].translation) * inversesqrt(dot(R, R) + eps * eps);
+        rate += kelvinletGradient(i, R) + 3.0f * approach;
+    }
+    float limit = rate > 0.0f ? max(settings.stepLimitFloor, settings.stepLimitScale / rate) : settings.hMax;
+    return min(limit, settings.hMax);
 }

@@ -52,6 +52,37 @@ vec3 velocity(vec3 x, float s, uint activeMask) {
     return v;
 }
 
+// The radial coefficients of one Kelvinlet term's Jacobian at |R|² = rr (see kelvinletTerm):
+// grab v = A(r)·f + B(r)(R·f)R, twist and scale v ∝ φ(r)·R, with r² = |R|² + eps².
+// x = A'/r, y = B, z = B'/r, w = φ; phiSlope = φ'/r.
+vec4 kelvinletJacobianTerms(int i, float rr, float eps, SF_OUT(float) phiSlope) {
+    float eps2 = eps * eps;
+    float r2Inv = 1.0f / (rr + eps2);
+    float r3Inv = sqrt(r2Inv) * r2Inv;
+    float r5Inv = r3Inv * r2Inv;
+    float a = tools[i].kelvinA;
+    float b = tools[i].kelvinB;
+    phiSlope = -3.0f * r5Inv - 7.5f * eps2 * r5Inv * r2Inv;
+    return vec4(-(a - b) * r3Inv - 1.5f * a * eps2 * r5Inv, b * r3Inv, -3.0f * b * r5Inv,
+                r3Inv + 1.5f * eps2 * r5Inv);
+}
+
+// How fast Kelvinlet i's field changes in space at offset R: the triangle-inequality
+// bound of |∂v/∂x| from the bi-scale differences of the coefficients above. It is
+// |r| + |λ|·(scale calibration) at the tip, peaks near |R| ≈ 0.5 ε and falls as 1/|R|⁴.
+float kelvinletGradient(int i, vec3 R) {
+    float eps = tools[i].outerRadius;
+    float rr = dot(R, R);
+    float slope0;
+    float slope1;
+    vec4 c = kelvinletJacobianTerms(i, rr, eps, slope0)
+           - kelvinletJacobianTerms(i, rr, kKelvinletSecondRadius * eps, slope1);
+    float grab = length(tools[i].grabLoad) * sqrt(rr) * (abs(c.x) + 2.0f * abs(c.y) + rr * abs(c.z));
+    float radial = abs(c.w) + abs(slope0 - slope1) * rr;
+    return grab + radial * (abs(tools[i].kelvinA) * length(tools[i].twistLoad)
+                            + abs(tools[i].kelvinScale * tools[i].scaleLoad));
+}
+
 // True when an affine tool may end before s = 1 and so split the move into segments.
 bool hasBreakpoints() {
     bool any = false;

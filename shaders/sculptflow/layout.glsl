@@ -62,6 +62,9 @@ struct SolverSettings {
     float shrinkMin; // lower limit of h_new/h
     float growMax;   // upper limit of h_new/h
     int fixedSteps;  // kMethodRk4: steps per segment
+    float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
+    float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²)) (stepLimit)
+    float firstStepFraction; // the first step is at most this fraction of the vertex's step limit
 };
 
 // Where one dispatch reads and writes positions: float offsets and strides, so
