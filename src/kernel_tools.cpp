@@ -136,8 +136,10 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
         k.tools[i] = makeKernelTool(move.tools[i]);
     }
     k.toolCount = int(move.tools.size());
-    const double hMax = std::max(options.hMin, options.hMax);
+    // Only methods with a per-vertex limit (usesVertexStepLimit) may step past the move's.
     const double floor = std::max(options.hMin, std::min(options.hMax, toolStepLimit(move, options)));
+    const bool vertexLimit = options.method == Method::Dp45 || options.method == Method::Rk4Double;
+    const double hMax = vertexLimit ? std::max(options.hMin, options.hMax) : floor;
     k.settings.tolerance = float(internalTolerance(options));
     k.settings.h0 = float(firstStep(options, floor, hMax));
     k.settings.hMin = float(options.hMin);

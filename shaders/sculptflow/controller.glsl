@@ -22,6 +22,13 @@ float nextStepSize(float h, float error, bool accepted) {
     return clamp(h * factor, settings.hMin, settings.hMax);
 }
 
+// BS32's work is set by its tolerance, not by a step limit: the per-vertex limit
+// left its evaluations unchanged (docs/solver.md), so it keeps the whole move's
+// limit (hMax) and pays nothing per attempt. Fixed per pipeline.
+bool usesVertexStepLimit() {
+    return solverMethod == kMethodDp45 || solverMethod == kMethodRk4Double;
+}
+
 // The longest step this vertex may take from x at s, where k1 = v(x, s). Embedded
 // estimates only hold for steps short against the time in which the field at the
 // vertex changes, which for each Kelvinlet is set by how fast the field varies in
