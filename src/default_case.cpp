@@ -86,7 +86,7 @@ Mesh icosphere(int subdivisions, const glm::vec3& center, float radius) {
 
 Mesh defaultMesh(const Stroke& stroke) {
     const ToolStroke& tool = stroke.tools.front();
-    return icosphere(5, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
+    return icosphere(5, glm::vec3(tool.poses.front().position), float(kDefaultSphereRadius * tool.outerRadius));
 }
 
 std::vector<glm::vec3> ballAroundTip(const ToolMotion& tool, size_t count, float radiusFactor, uint32_t seed) {

@@ -19,7 +19,8 @@ Stroke defaultStroke();
 Mesh icosphere(int subdivisions, const glm::vec3& center, float radius);
 
 // The default mesh for a stroke: a 10,242-vertex icosphere around the first tool's
-// tip at pose A, of radius 0.3 × its outer radius (world units).
+// tip at pose A, of radius kDefaultSphereRadius × its outer radius (world units).
+inline constexpr double kDefaultSphereRadius = 0.3;
 Mesh defaultMesh(const Stroke& stroke);
 
 // `count` points uniform in a ball of `radiusFactor` × the tool's outer radius

@@ -15,6 +15,7 @@
 #include "commands.hpp"
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
+#include "error.hpp"
 #include "gpu_solver.hpp"
 #include "kernel_tools.hpp"
 #include "test_support.hpp"
@@ -87,6 +88,23 @@ TEST(Bench, PeakFlopsOfLavapipeAndOfTheReadmesGpus) {
     const cli::PeakFlops unknown = cli::devicePeakFlops("AMD Radeon RX 7900", 16, 2.0);
     EXPECT_TRUE(std::isnan(unknown.gflops));
     EXPECT_NE(unknown.source.find("--peak-gflops"), std::string::npos);
+}
+
+// The key figure's sphere is the built-in mesh's, subdivided: every vertex on
+// it, in the order the subdivision made them (a coarser sphere's vertices first).
+TEST(Bench, SphereWorkloadIsTheBuiltInSphereInMeshOrder) {
+    const Move move = moveToolMotion(defaultStroke());
+    const ToolMotion& tool = move.tools.front();
+    const float radius = float(kDefaultSphereRadius * tool.outerRadius);
+    const cli::Workload w = cli::sphereWorkload(move, 3000, 16);
+    ASSERT_EQ(w.vertices.size(), 3000u);
+    EXPECT_EQ(w.activeVertices, 3000u);
+    EXPECT_EQ(w.probes.size(), 16u);
+    for (const glm::vec3& v : w.vertices) ASSERT_NEAR(glm::length(v - glm::vec3(tool.origin)), radius, 1e-3f * radius);
+    const Mesh coarse = icosphere(3, glm::vec3(tool.origin), radius); // 642 vertices
+    for (size_t i = 0; i < coarse.positions.size(); ++i)
+        ASSERT_LT(glm::length(w.vertices[i] - coarse.positions[i]), 1e-4f * radius) << i;
+    EXPECT_THROW(cli::sphereWorkload(Move{}, 10, 0), Error);
 }
 
 // A partly active workload holds exactly the ball's first points, which are
@@ -165,7 +183,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
             EXPECT_LE(r["max_err_vox"].get<double>(), r["tol"].get<double>()) << r.dump();
         }
         const std::string workload = r["workload"];
-        if (workload == "ball") {
+        if (workload == "ball" || workload == "sphere") {
             EXPECT_EQ(r["active"], 1.0);
         } else {
             EXPECT_TRUE(r["active"] >= 0.04 && r["active"] <= 0.06) << r.dump();
@@ -237,11 +255,19 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     if (test::recordedStroke("test0_righthandstroke.bin")) {
         EXPECT_NE(keyStroke.find("test0_righthandstroke.bin"), std::string::npos) << keyStroke;
     }
-    const json* keyGpu = find(keyStroke, "ball", 3000, "bs32", "gpu");
-    const json* keyOne = find(keyStroke, "ball", 3000, "bs32", "cpu1");
-    ASSERT_TRUE(keyGpu && keyOne && find(keyStroke, "ball", 3000, "bs32", "cpuN"));
-    EXPECT_NEAR(key["gpu_over_cpu1"].get<double>(),
-                (*keyGpu)["verts_per_s"].get<double>() / (*keyOne)["verts_per_s"].get<double>(), 1e-9);
+    // On the sphere (mesh order) and, beside it, the ball (random order).
+    for (const char* summaryName : {"key", "key_ball"}) {
+        const json& figure = doc["summary"][summaryName];
+        ASSERT_TRUE(figure.is_object()) << summaryName;
+        const std::string workload = figure["workload"];
+        EXPECT_EQ(workload, std::string(summaryName) == "key" ? "sphere" : "ball");
+        const json* keyGpu = find(keyStroke, workload, 3000, "bs32", "gpu");
+        const json* keyOne = find(keyStroke, workload, 3000, "bs32", "cpu1");
+        ASSERT_TRUE(keyGpu && keyOne && find(keyStroke, workload, 3000, "bs32", "cpuN")) << workload;
+        EXPECT_NEAR(figure["gpu_over_cpu1"].get<double>(),
+                    (*keyGpu)["verts_per_s"].get<double>() / (*keyOne)["verts_per_s"].get<double>(), 1e-9);
+        EXPECT_LE((*keyGpu)["max_err_vox"].get<double>(), 0.1) << workload;
+    }
 
     std::string svg = test::readFile(chart);
     EXPECT_EQ(svg.find("<svg"), 0u) << svg.substr(0, 80);
@@ -258,7 +284,8 @@ TEST(Bench, WithoutGpuAndRecordingTheCpuRecordsRemain) {
                               "--json", out.string()}));
     const json doc = readJson(out);
     const json& records = doc["records"];
-    ASSERT_EQ(records.size(), 4u) << records.dump(1); // dp45 cpu1 and cpuN; the key figure's bs32 cpu1 and cpuN
+    // dp45 cpu1 and cpuN; the key figure's bs32 cpu1 and cpuN on the sphere and on the ball
+    ASSERT_EQ(records.size(), 6u) << records.dump(1);
     for (const json& r : records) EXPECT_NE(r["backend"], "gpu");
     EXPECT_EQ(doc["summary"]["key"]["stroke"], "built-in (kelvinlet)");
     EXPECT_TRUE(doc["summary"]["key"]["gpu_over_cpu1"].is_null());

@@ -1,8 +1,8 @@
 // `sculptflow bench`: the benchmark suite in one run. Per method, vertices per
 // second and evaluations per vertex on the GPU and the CPU reference (1 and all
 // threads); a scaling curve at 100% and partly active; the key figure (bs32,
-// tol 0.1, the recorded stroke test0 as a Kelvinlet, 1M vertices, GPU against
-// CPU); the achieved FLOP rate against the device's peak; and the
+// tol 0.1, the recorded stroke test0 as a Kelvinlet, on a 1M-vertex sphere and
+// on the random-order ball, GPU against CPU); the achieved FLOP rate against the device's peak; and the
 // work-precision sweep. Every measurement is one JSON record (--json).
 #include <algorithm>
 #include <chrono>
@@ -359,29 +359,45 @@ void runBench(const BenchArgs& args) {
                             keyPath.string().c_str());
             }
             const MoveInputs key = loadMoveInputs(keyArgs);
-            std::printf("\n[key] bs32, tol 0.1 voxel, %s as a Kelvinlet, %zu-vertex ball: GPU against the CPU "
-                        "reference\n",
-                        keyArgs.strokePath.empty() ? "the built-in stroke" : keyArgs.strokePath.c_str(), keySize);
-            const TruthProbes keyProbes = truthFor(key.move, "key stroke");
-            MeasureContext keyContext = context;
-            keyContext.move = &key.move;
-            keyContext.stroke = strokeLabel(keyArgs);
-            keyContext.probes = probeCount ? &keyProbes : nullptr;
+            const std::string keyStrokeName =
+                keyArgs.strokePath.empty() ? "the built-in stroke" : keyArgs.strokePath;
             SolverOptions options;
             options.method = Method::Bs32;
             options.tolerance = 0.1;
-            const std::vector<BenchRecord> rows =
-                select(bench, bench.measure("key", keyContext, ballWorkload(key.move, keySize, probeCount), options, all));
-            std::printf("\n%s", recordsTable(rows).c_str());
-            double gpuRate = kNaN, oneRate = kNaN, allRate = kNaN;
-            for (const BenchRecord& r : rows)
-                (r.backend == Backend::Gpu ? gpuRate : r.backend == Backend::CpuOne ? oneRate : allRate) =
-                    r.vertsPerSecond;
-            std::printf("key figure: GPU / CPU-1 = %.3f, GPU / CPU-%u = %.3f (throughput ratios, same run)\n\n",
-                        gpuRate / oneRate, allThreads, gpuRate / allRate);
-            summary["key"] = {{"stroke", keyContext.stroke}, {"method", "bs32"}, {"tol", 0.1},
-                              {"vertices", keySize}, {"gpu_over_cpu1", gpuRate / oneRate},
-                              {"gpu_over_cpuN", gpuRate / allRate}, {"cpuN_threads", allThreads}};
+            // The key figure is on a sphere, in a mesh's own vertex order; the ball
+            // beside it is the same work in random order, the worst case for lanes.
+            const Workload sphere = sphereWorkload(key.move, keySize, probeCount);
+            const Workload ball = ballWorkload(key.move, keySize, probeCount);
+            for (const Workload* workload : {&sphere, &ball}) {
+                const bool isSphere = workload == &sphere;
+                std::printf("\n[key] bs32, tol 0.1 voxel, %s as a Kelvinlet, %zu-vertex %s: GPU against the CPU "
+                            "reference\n",
+                            keyStrokeName.c_str(), keySize,
+                            isSphere ? "sphere (the built-in mesh's, subdivided)" : "ball (random order)");
+                TruthProbes keyProbes;
+                if (probeCount) {
+                    std::vector<glm::vec3> points;
+                    for (uint32_t index : workload->probes) points.push_back(workload->vertices[index]);
+                    keyProbes = computeTruthProbes(key.move, points);
+                }
+                MeasureContext keyContext = context;
+                keyContext.move = &key.move;
+                keyContext.stroke = strokeLabel(keyArgs);
+                keyContext.probes = probeCount ? &keyProbes : nullptr;
+                const std::vector<BenchRecord> rows =
+                    select(bench, bench.measure("key", keyContext, *workload, options, all));
+                std::printf("\n%s", recordsTable(rows).c_str());
+                double gpuRate = kNaN, oneRate = kNaN, allRate = kNaN;
+                for (const BenchRecord& r : rows)
+                    (r.backend == Backend::Gpu ? gpuRate : r.backend == Backend::CpuOne ? oneRate : allRate) =
+                        r.vertsPerSecond;
+                std::printf("key figure (%s): GPU / CPU-1 = %.3f, GPU / CPU-%u = %.3f (throughput ratios, same run)\n\n",
+                            workload->name.c_str(), gpuRate / oneRate, allThreads, gpuRate / allRate);
+                summary[isSphere ? "key" : "key_ball"] = {
+                    {"stroke", keyContext.stroke}, {"workload", workload->name}, {"method", "bs32"}, {"tol", 0.1},
+                    {"vertices", keySize}, {"gpu_over_cpu1", gpuRate / oneRate},
+                    {"gpu_over_cpuN", gpuRate / allRate}, {"cpuN_threads", allThreads}};
+            }
         }
     }
 
@@ -450,7 +466,8 @@ void addBenchCommand(CLI::App& app) {
         "first. GPU times are timestamps around the dispatch (best of the runs, without statistics; one extra\n"
         "run with statistics gives the evaluations); CPU times are wall clock. max error: the probes (the\n"
         "ball's first points) against the double ground truth. Key figure: bs32, tol 0.1, the recorded stroke\n"
-        "test0 as a Kelvinlet (the built-in stroke when absent), 1M vertices. Work-precision: the mesh's\n"
+        "test0 as a Kelvinlet (the built-in stroke when absent), on the built-in mesh's sphere subdivided to\n"
+        "1M vertices (mesh order) and on the 1M-point ball (random order). Work-precision: the mesh's\n"
         "vertices (thinned to --sweep-vertices), CPU reference against the ground truth over tolerances.");
     addMoveInputOptions(*cmd, args->inputs);
     cmd->add_flag("--quick", args->quick,

@@ -171,6 +171,21 @@ Workload ballWorkload(const Move& move, size_t count, size_t probeCount) {
     return w;
 }
 
+Workload sphereWorkload(const Move& move, size_t count, size_t probeCount) {
+    if (move.tools.empty()) throw Error("bench: the move has no tools to place the workload around");
+    if (count > (size_t(1) << 26)) throw Error("bench: a sphere of at most 2^26 vertices");
+    const ToolMotion& tool = move.tools.front();
+    int subdivisions = 0;
+    while ((size_t(10) << (2 * subdivisions)) + 2 < count) ++subdivisions;
+    Mesh sphere = icosphere(subdivisions, glm::vec3(tool.origin), float(kDefaultSphereRadius * tool.outerRadius));
+    Workload w;
+    w.name = "sphere";
+    w.vertices.assign(sphere.positions.begin(), sphere.positions.begin() + std::ptrdiff_t(count));
+    w.activeVertices = count;
+    for (size_t k = 0; k < std::min(probeCount, count); ++k) w.probes.push_back(uint32_t(k));
+    return w;
+}
+
 Workload partlyActiveWorkload(const Move& move, size_t count, double activeFraction, Layout layout,
                               size_t probeCount, const std::vector<double>& cullTolerances) {
     if (move.tools.empty()) throw Error("bench: the move has no tools to place the workload around");
@@ -257,14 +272,17 @@ Workload partlyActiveWorkload(const Move& move, size_t count, double activeFract
     return w;
 }
 
-TruthProbes computeTruthProbes(const Move& move, size_t count) {
+TruthProbes computeTruthProbes(const Move& move, const std::vector<glm::vec3>& points) {
     TruthProbes probes;
-    probes.count = count;
+    probes.count = points.size();
     const auto begin = std::chrono::steady_clock::now();
-    const std::vector<glm::vec3> start = ballAroundTip(move.tools.front(), count);
-    probes.truth = groundTruth(move, start);
+    probes.truth = groundTruth(move, points);
     probes.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     return probes;
+}
+
+TruthProbes computeTruthProbes(const Move& move, size_t count) {
+    return computeTruthProbes(move, ballAroundTip(move.tools.front(), count));
 }
 
 BenchRecord measureCpu(const MeasureContext& context, const Workload& workload, const SolverOptions& options,

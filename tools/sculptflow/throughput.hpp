@@ -100,6 +100,14 @@ struct Workload {
 // The ball: `count` vertices, all within reach; the first `probeCount` are probes.
 Workload ballWorkload(const Move& move, size_t count, size_t probeCount);
 
+// The built-in mesh's sphere (an icosphere of kDefaultSphereRadius outer radii
+// around the first tool's tip at pose A, voxels), subdivided until it has `count`
+// vertices, whose first `count` it keeps in the order they were made: like any
+// mesh, neighbouring vertices lie close together and need similar work, where
+// the ball's random order is the worst case for lanes that wait on each other.
+// The first `probeCount` are probes (they span the coarse levels, so the whole sphere).
+Workload sphereWorkload(const Move& move, size_t count, size_t probeCount);
+
 // `count` vertices of which round(activeFraction × count) are the ball's first
 // points and the rest lie in a shell around the tool's path, each one checked to
 // be culled by the kernel's outOfReach at every tolerance in `cullTolerances`
@@ -107,13 +115,15 @@ Workload ballWorkload(const Move& move, size_t count, size_t probeCount);
 Workload partlyActiveWorkload(const Move& move, size_t count, double activeFraction, Layout layout,
                               size_t probeCount, const std::vector<double>& cullTolerances);
 
-// The double ground truth of the ball's first `count` points (the probes).
+// The double ground truth of the probes: the ball's first `count` points, or the
+// given ones (a workload's vertices at its probe indices, in order).
 struct TruthProbes {
     GroundTruth truth;
     size_t count = 0;
     double seconds = 0.0;
 };
 TruthProbes computeTruthProbes(const Move& move, size_t count);
+TruthProbes computeTruthProbes(const Move& move, const std::vector<glm::vec3>& points);
 
 // One measurement: one method, one backend, one workload. NaN is written as null.
 struct BenchRecord {
