@@ -126,6 +126,7 @@ LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOpt
                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, "the tool block",
                            BufferMemory::DeviceLocal);
         noStatistics_ = GpuBuffer(context, 16, kStorage, "a placeholder", BufferMemory::DeviceLocal);
+        deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
             adjacencyStart_ = GpuBuffer(context, adjacency.start.size() * 4, kStorage, "the normals adjacency");
@@ -161,7 +162,7 @@ void LiveMove::release() {
 void LiveMove::createDescriptors(const RendererMesh& mesh) {
     VkDevice device = context_.device();
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 7}};
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDeformBindingCount - 1 + 4}};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = 2;
     poolInfo.poolSizeCount = 2;
@@ -201,9 +202,13 @@ void LiveMove::createDescriptors(const RendererMesh& mesh) {
     const VkDescriptorBufferInfo deformBuffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
                                                     {snapshot_.handle(), 0, VK_WHOLE_SIZE},
                                                     positions,
-                                                    {noStatistics_.handle(), 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet writes[8];
-    for (uint32_t i = 0; i < 4; ++i) {
+                                                    {noStatistics_.handle(), 0, VK_WHOLE_SIZE},
+                                                    deformScratch_.buffers()[0],
+                                                    deformScratch_.buffers()[1],
+                                                    deformScratch_.buffers()[2]};
+    static_assert(std::size(deformBuffers) == kDeformBindingCount);
+    VkWriteDescriptorSet writes[kDeformBindingCount + 4];
+    for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         writes[i].dstSet = deformBinding_.set;
         writes[i].dstBinding = i;
@@ -211,7 +216,7 @@ void LiveMove::createDescriptors(const RendererMesh& mesh) {
         writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &deformBuffers[i];
     }
-    uint32_t writeCount = 4;
+    uint32_t writeCount = kDeformBindingCount;
 
     VkDescriptorBufferInfo normalsBuffers[4];
     if (hasNormals_) {
@@ -253,7 +258,7 @@ void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) {
         probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
     }
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
-    deformPipelines_.pipeline(deformVariant(kernel, false));
+    buildDeformPipelines(deformPipelines_, kernel, false, /*compacted=*/true);
 
     toolSettings_ = tools;
     posesA_.assign(posesA.begin(), posesA.end());
@@ -420,7 +425,8 @@ void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
     };
     forEachRun([&](uint32_t first, uint32_t count) {
         separate();
-        recordDeform(commands, context_, deformPipelines_, kernel_, false, deformBinding_, first, count);
+        recordDeform(commands, context_, deformPipelines_, kernel_, false, deformBinding_, first, count,
+                     &deformScratch_);
         report.verticesSolved += count;
     });
     report.chunksSolved = uint32_t(solvedChunks_.size());
