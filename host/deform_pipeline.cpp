@@ -13,7 +13,7 @@ DeformPipelines::DeformPipelines(const Context& context) : device_(context.devic
     try {
         module_ = createModule(k_deform_comp_spirv);
 
-        std::array<VkDescriptorSetLayoutBinding, 4> bindings{};
+        std::array<VkDescriptorSetLayoutBinding, kDeformBindingCount> bindings{};
         for (uint32_t i = 0; i < bindings.size(); ++i) {
             bindings[i].binding = i;
             bindings[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
@@ -91,14 +91,16 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         VkBool32 statistics;
         int32_t toolCount;
         uint32_t affineTools;
+        int32_t pass;
     } constants{variant.method, variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE, variant.toolCount,
-                variant.affineTools};
-    const std::array<VkSpecializationMapEntry, 5> entries{{
+                variant.affineTools, variant.pass};
+    const std::array<VkSpecializationMapEntry, 6> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
         {3, offsetof(decltype(constants), toolCount), sizeof(int32_t)},
         {4, offsetof(decltype(constants), affineTools), sizeof(uint32_t)},
+        {5, offsetof(decltype(constants), pass), sizeof(int32_t)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

@@ -37,10 +37,16 @@ struct DeformVariant {
     bool statistics = false;
     int toolCount = 1;
     uint32_t affineTools = 0; // bit i: tool i is affine
+    int pass = 0;             // deform.comp's `pass`: kDeformPass* in deform_recorder.hpp
     auto operator<=>(const DeformVariant&) const = default;
 };
 
 constexpr uint32_t kDeformWorkgroupSize = 64; // local_size_x in deform.comp
+
+// deform.comp's bindings: 0 the tool block (uniform), 1 input, 2 output,
+// 3 statistics, 4 per-vertex bins, 5 active list, 6 counters (storage; 4-6 are
+// DeformScratch's, bound for every pass).
+constexpr uint32_t kDeformBindingCount = 7;
 
 // Owns the shader module, layouts and every pipeline built so far.
 class DeformPipelines {

@@ -1,11 +1,13 @@
 // Records deform.comp over a range of vertices into a command buffer.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 #include <volk.h>
 
 #include "deform_pipeline.hpp"
+#include "gpu_buffer.hpp"
 
 namespace sculptflow {
 
@@ -25,13 +27,61 @@ struct DeformBinding {
     kernel::VertexLayout layout{};
 };
 
+// deform.comp's passes (its `pass` specialization constant).
+constexpr int kDeformPassSolveRange = 0; // integrate every vertex of the range, culling per vertex
+constexpr int kDeformPassMark = 1;       // cull (output = input, CULLED) and count the others per bin
+constexpr int kDeformPassScan = 2;       // bin cursors and the indirect dispatch arguments
+constexpr int kDeformPassScatter = 3;    // the active vertices into the list, bin by bin
+constexpr int kDeformPassSolveList = 4;  // integrate the list (vkCmdDispatchIndirect)
+constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp
+constexpr uint32_t kDeformMaxSlices = 64; // kMaxSlices: indirect dispatches over one list
+constexpr uint32_t kDeformVerticesPerLane = 32; // kVerticesPerLane: passes 1 and 3
+
+// The compaction pass's scratch for one mesh: a bin per vertex, the active list
+// (a vertex index each) and the counters (bins, cursors, indirect arguments).
+// Allocate once per mesh, sized to its vertex count; bind buffers() at
+// deform.comp's bindings 4, 5 and 6. Device-local: only the GPU touches them.
+class DeformScratch {
+public:
+    DeformScratch() = default;
+    DeformScratch(Context& context, uint32_t vertexCount);
+
+    uint32_t vertexCount() const { return vertexCount_; }
+    VkBuffer counters() const { return counters_.handle(); }
+    // Bindings 4, 5, 6.
+    std::array<VkDescriptorBufferInfo, 3> buffers() const;
+    // What the constructor allocates for `vertexCount` vertices.
+    static VkDeviceSize bytes(uint32_t vertexCount);
+
+private:
+    uint32_t vertexCount_ = 0;
+    GpuBuffer bins_;
+    GpuBuffer list_;
+    GpuBuffer counters_;
+};
+
 // Records the dispatches that integrate vertices [first, first + count) of
-// `binding`: binds the pipeline and the set, pushes the settings, splits the
-// range past the device's workgroup-count limit. Records no barrier: the caller
-// orders the tool block's and the input's writes before it and the output's
-// readers after it. Allocates nothing once the variant's pipeline exists.
+// `binding`: binds the pipelines and the set, pushes the settings, splits the
+// range past the device's workgroup-count limit. Allocates nothing once the
+// variants' pipelines exist (deformPipelinesFor builds them ahead).
+//
+// With `scratch` (the default path): a cheap pass culls the range (culled
+// vertices get their input, and CULLED in the statistics), compacts the others
+// into a list ordered by bins of distance to the tools' paths, and the solver
+// runs over the list only, with vkCmdDispatchIndirect. The barriers between the
+// passes are recorded here, and one before them from earlier compute work and
+// indirect reads of the scratch (so runs may share it). Vertices in the range
+// must be < scratch->vertexCount(). Without `scratch`: one pass over the range,
+// culling per vertex in the solver.
+//
+// Records no barrier for the caller's buffers: the caller orders the tool
+// block's and the input's writes before it and the output's readers after it.
 void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipelines& pipelines,
                   const kernel::Kernel& kernel, bool statistics, const DeformBinding& binding, uint32_t first,
-                  uint32_t count);
+                  uint32_t count, const DeformScratch* scratch = nullptr);
+
+// Builds every pipeline recordDeform needs for `kernel` (all passes with scratch).
+void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kernel, bool statistics,
+                          bool compacted);
 
 } // namespace sculptflow

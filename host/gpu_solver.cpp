@@ -25,8 +25,11 @@ VkDeviceSize positionBytes(size_t vertices) { return std::max<VkDeviceSize>(12 *
 GpuMesh::GpuMesh(Context& context, std::span<const glm::vec3> positions)
     : vertexCount_(positions.size()),
       input_(context, positionBytes(positions.size()), kStorage, "mesh input positions"),
-      output_(context, positionBytes(positions.size()), kStorage, "mesh output positions") {
+      output_(context, positionBytes(positions.size()), kStorage, "mesh output positions"),
+      scratch_(context, uint32_t(positions.size())) {
     static_assert(sizeof(glm::vec3) == 12);
+    if (!positions.empty()) bounds_ = {positions.front(), positions.front()};
+    for (const glm::vec3& p : positions) bounds_ = {glm::min(bounds_.min, p), glm::max(bounds_.max, p)};
     std::memcpy(input_.mapped(), positions.data(), positions.size_bytes());
     std::memcpy(output_.mapped(), positions.data(), positions.size_bytes());
 }
@@ -60,7 +63,7 @@ GpuSolver::GpuSolver(Context& context)
     VkDevice device = context.device();
     try {
         const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 3}};
+                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDeformBindingCount - 1}};
         VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         poolInfo.maxSets = 1;
         poolInfo.poolSizeCount = 2;
@@ -110,7 +113,7 @@ void GpuSolver::release() {
 }
 
 GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics) {
-    const kernel::Kernel kernel = makeKernel(move, options); // validates, throws before any GPU work
+    kernel::Kernel kernel = makeKernel(move, options); // validates, throws before any GPU work
     VkDevice device = context_.device();
 
     ToolBlock block{};
@@ -121,9 +124,13 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
     const VkDescriptorBufferInfo buffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
                                               {mesh.input_.handle(), 0, VK_WHOLE_SIZE},
                                               {mesh.output_.handle(), 0, VK_WHOLE_SIZE},
-                                              {statisticsBuffer.handle(), 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet writes[4];
-    for (uint32_t i = 0; i < 4; ++i) {
+                                              {statisticsBuffer.handle(), 0, VK_WHOLE_SIZE},
+                                              mesh.scratch_.buffers()[0],
+                                              mesh.scratch_.buffers()[1],
+                                              mesh.scratch_.buffers()[2]};
+    static_assert(std::size(buffers) == kDeformBindingCount);
+    VkWriteDescriptorSet writes[kDeformBindingCount];
+    for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         writes[i].dstSet = descriptorSet_;
         writes[i].dstBinding = i;
@@ -131,7 +138,7 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
         writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &buffers[i];
     }
-    vkUpdateDescriptorSets(device, 4, writes, 0, nullptr);
+    vkUpdateDescriptorSets(device, kDeformBindingCount, writes, 0, nullptr);
 
     SF_VK_CHECK(vkResetCommandBuffer(commands_, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -140,7 +147,10 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
     vkCmdResetQueryPool(commands_, timestamps_, 0, 2);
     vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
     const DeformBinding binding{descriptorSet_, {0, 0, 0, 3, 0, 3}};
-    recordDeform(commands_, context_, pipelines_, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount()));
+    const bool compact = compaction_ && !boxWithinReach(kernel, mesh.bounds_);
+    buildDeformPipelines(pipelines_, kernel, statistics, compact);
+    recordDeform(commands_, context_, pipelines_, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount()),
+                 compact ? &mesh.scratch_ : nullptr);
     vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;

@@ -7,8 +7,10 @@
 #include <glm/glm.hpp>
 #include <volk.h>
 
+#include "chunk_reach.hpp"
 #include "context.hpp"
 #include "deform_pipeline.hpp"
+#include "deform_recorder.hpp"
 #include "gpu_buffer.hpp"
 #include "motion.hpp"
 #include "solve_report.hpp"
@@ -18,7 +20,8 @@ namespace sculptflow {
 
 // A mesh's positions on the GPU, in voxels: the undeformed input, the deformed
 // output (both tightly packed float xyz, 12 bytes a vertex) and, once a run has
-// asked for them, per-vertex statistics (16 bytes a vertex).
+// asked for them, per-vertex statistics (16 bytes a vertex); and the compaction
+// scratch (8 bytes a vertex, see DeformScratch), allocated with the mesh.
 class GpuMesh {
 public:
     GpuMesh(Context& context, std::span<const glm::vec3> positions);
@@ -37,9 +40,11 @@ private:
     const GpuBuffer& statisticsBuffer(Context& context);
 
     size_t vertexCount_;
+    Bounds bounds_; // of the input, voxels
     GpuBuffer input_;
     GpuBuffer output_;
     GpuBuffer statistics_;
+    DeformScratch scratch_;
 };
 
 struct GpuRun {
@@ -64,6 +69,14 @@ public:
 
     Context& context() const { return context_; }
 
+    // True (the default): unless the whole mesh is in reach (its bounds, see
+    // boxWithinReach), cull and compact the vertices in reach first, then
+    // integrate only those (DeformScratch). False: one pass over every vertex,
+    // culling per vertex inside the solver. The passes cost about 16% on a mesh
+    // that is all in reach, which is why that case skips them.
+    void setCompaction(bool compaction) { compaction_ = compaction; }
+    bool compaction() const { return compaction_; }
+
     // Runs another build of deform.comp from now on (hot reload; see
     // ShaderReloader). Takes effect between runs; on failure the old one stays.
     void useShader(std::span<const uint32_t> spirv) { pipelines_.replaceShader(spirv); }
@@ -72,6 +85,7 @@ private:
     void release();
 
     Context& context_;
+    bool compaction_ = true;
     DeformPipelines pipelines_;
     GpuBuffer tools_;        // ToolBlock
     GpuBuffer noStatistics_; // bound when a run asks for no statistics

@@ -127,6 +127,7 @@ LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOpt
                            BufferMemory::DeviceLocal);
         // Bound to deform.comp's statistics binding, which this path never writes.
         noStatistics_ = GpuBuffer(context, 16, kStorage, "the unused statistics binding", BufferMemory::DeviceLocal);
+        deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
             adjacencyStart_ = GpuBuffer(context, adjacency.start.size() * 4, kStorage, "the normals adjacency");
@@ -162,7 +163,7 @@ void LiveMove::release() {
 void LiveMove::createDescriptors(const RendererMesh& mesh) {
     VkDevice device = context_.device();
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 7}};
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDeformBindingCount - 1 + 4}};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = 2;
     poolInfo.poolSizeCount = 2;
@@ -202,9 +203,13 @@ void LiveMove::createDescriptors(const RendererMesh& mesh) {
     const VkDescriptorBufferInfo deformBuffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
                                                     {snapshot_.handle(), 0, VK_WHOLE_SIZE},
                                                     positions,
-                                                    {noStatistics_.handle(), 0, VK_WHOLE_SIZE}};
-    VkWriteDescriptorSet writes[8];
-    for (uint32_t i = 0; i < 4; ++i) {
+                                                    {noStatistics_.handle(), 0, VK_WHOLE_SIZE},
+                                                    deformScratch_.buffers()[0],
+                                                    deformScratch_.buffers()[1],
+                                                    deformScratch_.buffers()[2]};
+    static_assert(std::size(deformBuffers) == kDeformBindingCount);
+    VkWriteDescriptorSet writes[kDeformBindingCount + 4];
+    for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
         writes[i].dstSet = deformBinding_.set;
         writes[i].dstBinding = i;
@@ -212,7 +217,7 @@ void LiveMove::createDescriptors(const RendererMesh& mesh) {
         writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &deformBuffers[i];
     }
-    uint32_t writeCount = 4;
+    uint32_t writeCount = kDeformBindingCount;
 
     VkDescriptorBufferInfo normalsBuffers[4];
     if (hasNormals_) {
@@ -254,7 +259,7 @@ void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) {
         probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
     }
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
-    deformPipelines_.pipeline(deformVariant(kernel, false));
+    buildDeformPipelines(deformPipelines_, kernel, false, /*compacted=*/true);
 
     toolSettings_ = tools;
     posesA_.assign(posesA.begin(), posesA.end());
@@ -405,9 +410,13 @@ void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
         for (size_t k = 0; k < solvedChunks_.size();) {
             const uint32_t first = chunks_[solvedChunks_[k]].firstVertex;
             uint32_t end = first + chunks_[solvedChunks_[k]].vertexCount;
-            for (++k; k < solvedChunks_.size() && chunks_[solvedChunks_[k]].firstVertex == end; ++k)
+            Bounds bounds = chunks_[solvedChunks_[k]].bounds;
+            for (++k; k < solvedChunks_.size() && chunks_[solvedChunks_[k]].firstVertex == end; ++k) {
                 end += chunks_[solvedChunks_[k]].vertexCount;
-            recordRun(first, end - first);
+                bounds = {glm::min(bounds.min, chunks_[solvedChunks_[k]].bounds.min),
+                          glm::max(bounds.max, chunks_[solvedChunks_[k]].bounds.max)};
+            }
+            recordRun(first, end - first, bounds);
         }
     };
     bool firstRun = true;
@@ -417,15 +426,18 @@ void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kComputeAccesses);
         firstRun = false;
     };
-    forEachRun([&](uint32_t first, uint32_t count) {
+    forEachRun([&](uint32_t first, uint32_t count, const Bounds& bounds) {
         separate();
-        recordDeform(commands, context_, deformPipelines_, kernel_, false, deformBinding_, first, count);
+        // Compaction only pays where the run holds vertices out of reach.
+        const bool compact = !boxWithinReach(kernel_, bounds);
+        recordDeform(commands, context_, deformPipelines_, kernel_, false, deformBinding_, first, count,
+                     compact ? &deformScratch_ : nullptr);
         report.verticesSolved += count;
     });
     report.chunksSolved = uint32_t(solvedChunks_.size());
     if (hasNormals_ && !solvedChunks_.empty()) {
         firstRun = false; // normals read the positions just written
-        forEachRun([&](uint32_t first, uint32_t count) {
+        forEachRun([&](uint32_t first, uint32_t count, const Bounds&) {
             separate();
             NormalsPushConstants push = normalsLayout_;
             push.firstVertex = first;

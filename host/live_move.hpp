@@ -154,6 +154,7 @@ private:
     GpuBuffer noStatistics_;
     GpuBuffer adjacencyStart_;
     GpuBuffer adjacencyPairs_;
+    DeformScratch deformScratch_; // the compaction's, sized to the mesh
     VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
     DeformBinding deformBinding_;
     VkDescriptorSet normalsSet_ = VK_NULL_HANDLE;

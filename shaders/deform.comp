@@ -13,6 +13,14 @@ layout(constant_id = 1) const int solverMaxIterations = 64;
 layout(constant_id = 2) const bool writeStatistics = false;
 layout(constant_id = 3) const int toolCount = 1;
 layout(constant_id = 4) const uint affineTools = 0u; // bit i: tools[i] is affine
+// Which pass this pipeline runs (host/deform_recorder.cpp records them):
+//   0: integrate every vertex of the range (culling per vertex, as the CPU reference);
+//   1: mark: culled vertices get their input (and CULLED), the others a distance bin,
+//      counted per bin;
+//   2: scan the bin counts into cursors and write the indirect dispatch arguments;
+//   3: scatter the active vertices into the active list, bin by bin;
+//   4: integrate the active list only (vkCmdDispatchIndirect).
+layout(constant_id = 5) const int pass = 0;
 
 #include "sculptflow/layout.glsl"
 
@@ -29,6 +37,22 @@ layout(std430, set = 0, binding = 2) writeonly buffer OutputPositions { float ou
 // flags, accepted steps, rejected steps, evaluations per vertex; bound only with writeStatistics.
 layout(std430, set = 0, binding = 3) writeonly buffer Statistics { uvec4 statistics[]; };
 
+// Compaction scratch (passes 1-4), host/deform_recorder.hpp DeformScratch: a bin code
+// per vertex (indexed by vertex), the active list, and the counters.
+layout(std430, set = 0, binding = 4) buffer VertexBins { uint vertexBins[]; };
+layout(std430, set = 0, binding = 5) buffer ActiveList { uint activeList[]; };
+// [0, 3 × kMaxSlices): VkDispatchIndirectCommand per slice of the list; then the
+// active count, the bin counts and the bin cursors.
+layout(std430, set = 0, binding = 6) buffer Counters { uint counters[]; };
+
+const uint kBinCount = 16u;
+const uint kVerticesPerLane = 32u; // passes 1 and 3; kDeformVerticesPerLane in deform_recorder.hpp
+const uint kCulledBin = 0xffffffffu;
+const uint kMaxSlices = 64u;            // keep equal to kDeformMaxSlices in deform_recorder.hpp
+const uint kActiveCountAt = 3u * kMaxSlices;
+const uint kBinCountsAt = kActiveCountAt + 1u;
+const uint kBinCursorsAt = kBinCountsAt + kBinCount;
+
 layout(push_constant) uniform Push {
     SolverSettings settings;
     VertexLayout vertexLayout;
@@ -39,18 +63,97 @@ layout(push_constant) uniform Push {
 #include "sculptflow/controller.glsl"
 #include "sculptflow/integrate.glsl"
 
-void main() {
-    uint local = gl_GlobalInvocationID.x;
-    if (local >= vertexLayout.vertexCount) return;
-    uint v = vertexLayout.firstVertex + local;
-    uint in0 = vertexLayout.inputOffset + v * vertexLayout.inputStride;
-    vec3 x0 = vec3(inputPositions[in0], inputPositions[in0 + 1], inputPositions[in0 + 2]);
-    VertexResult r = integrateVertex(x0);
+void writeVertex(uint v, VertexResult r) {
     uint out0 = vertexLayout.outputOffset + v * vertexLayout.outputStride;
     outputPositions[out0] = r.position.x;
     outputPositions[out0 + 1] = r.position.y;
     outputPositions[out0 + 2] = r.position.z;
     if (writeStatistics) {
         statistics[v] = uvec4(r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations);
+    }
+}
+
+vec3 readVertex(uint v) {
+    uint in0 = vertexLayout.inputOffset + v * vertexLayout.inputStride;
+    return vec3(inputPositions[in0], inputPositions[in0 + 1], inputPositions[in0 + 2]);
+}
+
+// Lanes of one SIMD group should need similar numbers of attempts: the work
+// falls with the distance to the tip's path in units of the tool's radius, so
+// the bins are logarithmic in that ratio (bin 4: one radius, 8: three, 12: seven).
+uint distanceBin(vec3 x0) {
+    if (!allFinite(x0)) return kBinCount - 1u; // integrateVertex flags it at once
+    float ratio = 3.0e38f;
+    for (int i = 0; i < toolCount; ++i)
+        ratio = min(ratio, distanceToToolPath(i, x0) / max(tools[i].outerRadius, 1.0e-30f));
+    float b = 4.0f * log2(1.0f + ratio);
+    return b >= float(kBinCount - 1u) || !(b >= 0.0f) ? kBinCount - 1u : uint(b);
+}
+
+void main() {
+    if (pass == 2) {
+        // One invocation: 16 bins and at most kMaxSlices slices.
+        if (gl_GlobalInvocationID.x != 0u) return;
+        uint total = 0u;
+        for (uint b = 0u; b < kBinCount; ++b) {
+            counters[kBinCursorsAt + b] = total;
+            total += counters[kBinCountsAt + b];
+        }
+        counters[kActiveCountAt] = total;
+        // vertexLayout.vertexCount: workgroups per slice; firstVertex: the slices recorded.
+        uint groups = (total + 63u) / 64u;
+        for (uint slice = 0u; slice < vertexLayout.firstVertex && slice < kMaxSlices; ++slice) {
+            uint start = slice * vertexLayout.vertexCount;
+            counters[3u * slice] = groups > start ? min(groups - start, vertexLayout.vertexCount) : 0u;
+            counters[3u * slice + 1u] = 1u;
+            counters[3u * slice + 2u] = 1u;
+        }
+        return;
+    }
+    uint local = gl_GlobalInvocationID.x;
+    if (pass == 4) {
+        // firstVertex: where this slice starts in the list.
+        uint i = vertexLayout.firstVertex + local;
+        if (i >= counters[kActiveCountAt]) return;
+        uint v = activeList[i];
+        writeVertex(v, integrateVertex(readVertex(v)));
+        return;
+    }
+    if (pass == 0) {
+        if (local >= vertexLayout.vertexCount) return;
+        uint v = vertexLayout.firstVertex + local;
+        writeVertex(v, integrateVertex(readVertex(v)));
+        return;
+    }
+    // Passes 1 and 3 are cheap per vertex, so each invocation takes
+    // kVerticesPerLane of them (64 apart, so lanes stay on neighbours):
+    // llvmpipe's cost per workgroup dominated them with one vertex a lane.
+    uint groupStart = gl_WorkGroupID.x * 64u * kVerticesPerLane + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < kVerticesPerLane; ++k) {
+        uint local = groupStart + k * 64u;
+        if (local >= vertexLayout.vertexCount) break;
+        uint v = vertexLayout.firstVertex + local;
+        if (pass == 1) {
+            vec3 x0 = readVertex(v);
+            if (allFinite(x0) && outOfReach(x0, settings.tolerance)) {
+                VertexResult r;
+                r.position = x0;
+                r.flags = kFlagCulled;
+                r.acceptedSteps = 0u;
+                r.rejectedSteps = 0u;
+                r.evaluations = 0u;
+                writeVertex(v, r);
+                vertexBins[v] = kCulledBin;
+            } else {
+                uint b = distanceBin(x0);
+                vertexBins[v] = b;
+                atomicAdd(counters[kBinCountsAt + b], 1u);
+            }
+        } else if (pass == 3) {
+            // Global atomics per vertex: a workgroup-shared count first would need
+            // barrier(), which llvmpipe runs as coroutines, and measured slower.
+            uint b = vertexBins[v];
+            if (b != kCulledBin) activeList[atomicAdd(counters[kBinCursorsAt + b], 1u)] = v;
+        }
     }
 }

@@ -42,6 +42,17 @@ bool boxInReach(kernel::Kernel& kernel, const Bounds& box) {
     return !(speedSum <= delta);
 }
 
+bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box) {
+    if (!finite(box.min) || !finite(box.max)) return false;
+    if (kernel.toolCount != 1 || kernel.tools[0].kind != kernel::kToolKelvinlet) return false;
+    for (int corner = 0; corner < 8; ++corner) {
+        const glm::vec3 p((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,
+                          (corner & 4) ? box.max.z : box.min.z);
+        if (kernel.outOfReach(p, kernel.settings.tolerance)) return false;
+    }
+    return true;
+}
+
 float displacementBound(const kernel::Kernel& kernel) {
     double kelvinlets = 0.0;
     for (int i = 0; i < kernel.toolCount; ++i) {

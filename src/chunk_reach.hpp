@@ -22,6 +22,13 @@ struct Bounds {
 // are non-const members; it is not changed.
 bool boxInReach(kernel::Kernel& kernel, const Bounds& box);
 
+// True only when the kernel would cull no point of the box, so that culling and
+// compacting its vertices cannot pay: decided for one Kelvinlet, whose reach is
+// every point nearer its path than some radius (the speed bound falls with
+// distance), and a box's farthest point from a segment is a corner. False for
+// any other mix of tools, and for non-finite boxes.
+bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box);
+
 // An upper bound, in voxels, on how far the move carries any vertex: for each
 // Kelvinlet the supremum of its speed over all points (each regularised term
 // bounded at r = ε), for an affine tool its travel plus the turn and scale of

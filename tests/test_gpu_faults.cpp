@@ -22,8 +22,10 @@ std::vector<glm::vec3> sphere(const Move& move, int subdivisions) {
 TEST(GpuFaults, ExhaustedMemoryBudgetFailsBeforeDispatchAndKeepsTheMesh) {
     const Move move = moveToolMotion(defaultStroke());
     const std::vector<glm::vec3> start = sphere(move, 3); // 642 vertices: 7,704 bytes per position buffer
-    // Room for the solver's own buffers and the mesh, not for its statistics (10,272 bytes).
-    Context context(ContextOptions{.validation = true, .memoryBudget = 400 + 16 + 2 * 7704 + 4000});
+    // Room for the solver's own buffers and the mesh (with its compaction scratch),
+    // not for its statistics (10,272 bytes).
+    Context context(ContextOptions{.validation = true,
+                                   .memoryBudget = 400 + 16 + 2 * 7704 + DeformScratch::bytes(642) + 4000});
     GpuSolver solver(context);
     GpuMesh mesh(context, start);
     EXPECT_TRUE(test::failsWith([&] { solver.run(mesh, move, SolverOptions{}, /*statistics=*/true); },

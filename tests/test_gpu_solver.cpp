@@ -2,6 +2,7 @@
 // the ground truth, hostile fields and bad input; validation layers on throughout.
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <random>
 
@@ -241,6 +242,67 @@ TEST_F(GpuSolverTest, WithoutStatisticsTheSamePositions) {
     EXPECT_EQ(run.report.vertices, 0u); // nothing read back
     for (size_t i = 0; i < start.size(); ++i)
         EXPECT_LE(glm::length(without[i] - withStatistics[i]), 0.1f) << "vertex " << i;
+}
+
+// Issue 8: the default path culls and compacts first. A mesh with 5% of its
+// vertices in reach, scattered among the culled ones: culled vertices come back
+// exactly as the input, flagged CULLED with no work; the others as the CPU
+// reference and as the uncompacted path (one pass, culling in the solver).
+TEST_F(GpuSolverTest, CompactedPathCullsExactlyAndMatchesTheUncompactedOne) {
+    const Move move = moveToolMotion(defaultStroke());
+    const ToolMotion& tool = move.tools[0];
+    const std::vector<glm::vec3> active = randomBall(tool, 1000, 21);
+    std::vector<glm::vec3> far;
+    for (const glm::vec3& p : ballAroundTip(tool, 60000, 600.0f, 22))
+        if (glm::length(glm::dvec3(p) - tool.origin) > 200.0 * tool.outerRadius && far.size() < 19000) far.push_back(p);
+    ASSERT_EQ(far.size(), 19000u);
+    std::vector<glm::vec3> start;
+    std::mt19937 random(23);
+    for (size_t a = 0, f = 0; a < active.size() || f < far.size();) {
+        const bool takeActive = f == far.size() || (a < active.size() && random() % 20 == 0);
+        start.push_back(takeActive ? active[a++] : far[f++]);
+    }
+
+    ASSERT_TRUE(solver().compaction()) << "the compacted path is the default";
+    const SolverOptions options;
+    GpuSolution gpu = solveOnGpu(solver(), move, start, options);
+    CpuSolution cpu = solveOnCpu(move, start, options);
+    size_t culled = 0, flagMismatches = 0, within = 0, solved = 0;
+    for (size_t i = 0; i < start.size(); ++i) {
+        flagMismatches += gpu.statistics[i].flags != cpu.statistics[i].flags;
+        if (gpu.statistics[i].flags == kernel::kFlagCulled) {
+            ++culled;
+            EXPECT_EQ(std::memcmp(&gpu.positions[i], &start[i], sizeof(glm::vec3)), 0) << "culled vertex " << i;
+            EXPECT_EQ(gpu.statistics[i].evaluations, 0u) << "culled vertex " << i;
+            EXPECT_EQ(gpu.statistics[i].acceptedSteps + gpu.statistics[i].rejectedSteps, 0u) << "vertex " << i;
+        } else {
+            ++solved;
+            within += glm::length(gpu.positions[i] - cpu.positions[i]) <= 0.01f;
+        }
+    }
+    EXPECT_EQ(flagMismatches, 0u);
+    EXPECT_GE(culled, far.size()) << "every far vertex is out of reach";
+    EXPECT_GE(solved, active.size() * 9 / 10) << "the ball is in reach";
+    EXPECT_GE(double(within), 0.999 * double(solved));
+
+    // The same shader code integrates the list: the same positions, bit for bit.
+    GpuMesh mesh(context(), start);
+    solver().setCompaction(false);
+    solver().run(mesh, move, options, true);
+    solver().setCompaction(true);
+    const std::vector<glm::vec3> uncompacted = mesh.readPositions();
+    const std::vector<VertexStatistics> uncompactedStatistics = mesh.readStatistics();
+    size_t differ = 0;
+    for (size_t i = 0; i < start.size(); ++i) {
+        differ += std::memcmp(&uncompacted[i], &gpu.positions[i], sizeof(glm::vec3)) != 0;
+        EXPECT_EQ(uncompactedStatistics[i].flags, gpu.statistics[i].flags) << "vertex " << i;
+        EXPECT_EQ(uncompactedStatistics[i].evaluations, gpu.statistics[i].evaluations) << "vertex " << i;
+    }
+    EXPECT_EQ(differ, 0u);
+    // Without statistics, and a second run on the same scratch: the same again.
+    solver().run(mesh, move, options, false);
+    solver().run(mesh, move, options, false);
+    EXPECT_EQ(mesh.readPositions(), gpu.positions);
 }
 
 } // namespace
