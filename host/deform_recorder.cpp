@@ -6,6 +6,7 @@
 
 #include "context.hpp"
 #include "error.hpp"
+#include "memory_barrier.hpp"
 
 namespace sculptflow {
 namespace {
@@ -30,14 +31,6 @@ DeformVariant passVariant(DeformVariant variant, int pass) {
         variant.affineTools = 0;
     }
     return variant;
-}
-
-void memoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
-                   VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
-    VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    memory.srcAccessMask = srcAccess;
-    memory.dstAccessMask = dstAccess;
-    vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
 }
 
 constexpr VkAccessFlags kShaderAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;

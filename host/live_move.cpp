@@ -8,6 +8,7 @@
 
 #include "error.hpp"
 #include "kernel_tools.hpp"
+#include "memory_barrier.hpp"
 #include "vertex_adjacency.hpp"
 #include "vulkan_check.hpp"
 
@@ -53,14 +54,6 @@ void validateChunks(std::span<const MeshChunk> chunks, uint32_t vertices) {
         if (ranges[i - 1].first + ranges[i - 1].second > ranges[i].first)
             throw Error("mesh.chunks: the chunks starting at vertices " + std::to_string(ranges[i - 1].first) +
                         " and " + std::to_string(ranges[i].first) + " overlap");
-}
-
-void barrier(VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
-             VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
-    VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    memory.srcAccessMask = srcAccess;
-    memory.dstAccessMask = dstAccess;
-    vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
 }
 
 constexpr VkPipelineStageFlags kOurStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
@@ -341,7 +334,7 @@ RecordReport LiveMove::record(VkCommandBuffer commands) noexcept {
         const VkPipelineStageFlags before = kOurStages | (graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
                                                                          VK_PIPELINE_STAGE_VERTEX_SHADER_BIT
                                                                    : 0);
-        barrier(commands, before, kOurWrites, kOurStages, kOurAccesses);
+        memoryBarrier(commands, before, kOurWrites, kOurStages, kOurAccesses);
         const uint32_t slot = frame_ % kTimestampRing;
         if (timestamps_) {
             vkCmdResetQueryPool(commands, timestamps_, 2 * slot, 2);
@@ -362,7 +355,7 @@ RecordReport LiveMove::record(VkCommandBuffer commands) noexcept {
             graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT : kOurStages;
         const VkAccessFlags reads = graphics ? VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_SHADER_READ_BIT
                                              : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-        barrier(commands, kOurStages, kOurWrites, after, reads);
+        memoryBarrier(commands, kOurStages, kOurWrites, after, reads);
         ++frame_;
         report.recorded = true;
     } catch (const std::exception& e) {
@@ -401,7 +394,7 @@ void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
     ToolBlock block{};
     std::copy(std::begin(kernel_.tools), std::end(kernel_.tools), std::begin(block.tools));
     vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
-    barrier(commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    memoryBarrier(commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             kComputeAccesses | VK_ACCESS_UNIFORM_READ_BIT);
 
     // Adjacent chunks go in one dispatch. Dispatches writing one buffer are ordered
@@ -422,7 +415,7 @@ void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
     bool firstRun = true;
     auto separate = [&] {
         if (!firstRun)
-            barrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kComputeAccesses);
         firstRun = false;
     };

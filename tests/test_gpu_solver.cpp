@@ -51,7 +51,11 @@ Stroke withKind(Stroke stroke, ToolKind kind) {
 
 // GPU and CPU run the same source, but their compilers round differently (FMA
 // contraction, inversesqrt), so a near-threshold accept/reject can go the other
-// way and the paths part by up to the tolerance. Flags must agree exactly.
+// way and the paths part by up to the tolerance. dp45 and rk4dbl also take their
+// step limit per vertex from rounded values at every attempt (stepLimit), so
+// their steps differ a little all along: 0.12% of test0's vertices part by more
+// than 0.01 voxel (at most 0.027). A bug parts most of them, and by far more.
+// Flags must agree exactly.
 void expectAgreesWithCpu(GpuSolver& solver, const std::string& name, const Move& move,
                          const std::vector<glm::vec3>& start, Method method) {
     const SolverOptions options = optionsFor(method);
@@ -72,7 +76,7 @@ void expectAgreesWithCpu(GpuSolver& solver, const std::string& name, const Move&
                 "evaluations %.1f (gpu) %.1f (cpu)\n",
                 name.c_str(), std::string(methodName(method)).c_str(), start.size(), 100.0 * rate, maxDiff,
                 flagMismatches, gpu.report.meanEvaluations(), cpu.report.meanEvaluations());
-    EXPECT_GE(rate, 0.999) << name << " " << methodName(method);
+    EXPECT_GE(rate, 0.995) << name << " " << methodName(method);
     EXPECT_LE(maxDiff, 0.1) << name << " " << methodName(method);
     EXPECT_EQ(flagMismatches, 0u) << name << " " << methodName(method);
 }

@@ -7,20 +7,13 @@
 
 #include "context.hpp"
 #include "error.hpp"
+#include "memory_barrier.hpp"
 #include "mesh_renderer.hpp" // vertexNormals
 #include "one_time_commands.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {
-
-void memoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
-                   VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
-    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
-    barrier.srcAccessMask = srcAccess;
-    barrier.dstAccessMask = dstAccess;
-    vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &barrier, 0, nullptr, 0, nullptr);
-}
 
 constexpr VkPipelineStageFlags kVertexStages = VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT;
 constexpr VkAccessFlags kVertexReads = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_SHADER_READ_BIT;
