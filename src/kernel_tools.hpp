@@ -17,6 +17,9 @@ double toolStepLimit(const Move& move, const SolverOptions& options);
 // that the final error stays within the request (see kernel_tools.cpp).
 double internalTolerance(const SolverOptions& options);
 
+// The step controller's safety factor for a requested one, calibrated with it.
+double controllerSafety(const SolverOptions& options);
+
 // The kernel state for one dispatch: tools, settings, method and attempt budget.
 // Throws sculptflow::Error for invalid options or more than SF_MAX_TOOLS tools.
 kernel::Kernel makeKernel(const Move& move, const SolverOptions& options);

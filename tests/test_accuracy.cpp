@@ -121,6 +121,17 @@ INSTANTIATE_TEST_SUITE_P(Accuracy, RecordedStroke,
                              return name.substr(0, name.find('.'));
                          });
 
+// Issue 8's budget for bs32 on test0 as a Kelvinlet at tol 0.1: at most 60
+// evaluations per vertex with every vertex within 0.1 voxel.
+TEST(Accuracy, Bs32OnTest0WithinItsEvaluationBudget) {
+    SF_REQUIRE_RECORDING(path, "test0_righthandstroke.bin");
+    Case c = makeCase(withKind(readStroke(path), ToolKind::Kelvinlet));
+    Accuracy a = measure(c, Method::Bs32, 0.1);
+    EXPECT_LE(a.meanEvaluations, 60.0);
+    EXPECT_LE(a.maxError, 0.1);
+    EXPECT_EQ(a.flagged, 0u);
+}
+
 TEST(Accuracy, BuiltInStrokeWithinTolerance) {
     expectWithinTolerance("built-in", defaultStroke(), ToolKind::Kelvinlet);
     expectWithinTolerance("built-in", defaultStroke(), ToolKind::Affine);
