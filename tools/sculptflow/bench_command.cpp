@@ -12,14 +12,13 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
-#include <map>
 #include <memory>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
+#include "bench_runs.hpp"
 #include "commands.hpp"
 #include "error.hpp"
 #include "kernel_tools.hpp"
@@ -109,85 +108,203 @@ Backend parseBackend(const std::string& name) {
     return Backend::CpuAll;
 }
 
-// Runs and keeps the measurements; a measurement asked for twice (the same
-// stroke, workload, size, method, tolerance and backend) is made once.
-class Bench {
-public:
-    Bench(GpuSolver* gpu, std::optional<int> repeats) : gpu_(gpu), repeats_(repeats) {}
-
-    bool hasGpu() const { return gpu_ != nullptr; }
-
-    // Builds both pipeline variants of `method` on a small mesh, so that no timed
-    // run includes the driver's compile.
-    void warmUp(const Move& move, Method method) {
-        if (!gpu_ || warmed_.count(method)) return;
-        const Workload small = ballWorkload(move, 256, 0);
-        GpuMesh mesh(gpu_->context(), small.vertices);
-        SolverOptions options;
-        options.method = method;
-        gpu_->run(mesh, move, options, true);
-        gpu_->run(mesh, move, options, false);
-        warmed_.insert(method);
-    }
-
-    // Measures `workload` for each backend; `mesh` may be null (uploaded here when the GPU is asked).
-    std::vector<size_t> measure(const std::string& suite, const MeasureContext& context, const Workload& workload,
-                                const SolverOptions& options, const std::vector<Backend>& backends) {
-        std::vector<size_t> indices;
-        std::unique_ptr<GpuMesh> mesh;
-        const int runs = repeats_ ? std::max(1, *repeats_) : (workload.vertices.size() >= 1'000'000 ? 1 : 3);
-        for (Backend backend : backends) {
-            char key[400];
-            std::snprintf(key, sizeof key, "%s|%s|%zu|%s|%g|%d|%s", context.stroke.c_str(), workload.name.c_str(),
-                          workload.vertices.size(), std::string(methodName(options.method)).c_str(),
-                          options.tolerance, options.fixedSteps, std::string(backendName(backend)).c_str());
-            if (auto found = index_.find(key); found != index_.end()) {
-                indices.push_back(found->second);
-                continue;
-            }
-            BenchRecord record;
-            if (backend == Backend::Gpu) {
-                if (!gpu_) continue;
-                warmUp(*context.move, options.method);
-                if (!mesh) mesh = std::make_unique<GpuMesh>(gpu_->context(), workload.vertices);
-                record = measureGpu(context, workload, *gpu_, *mesh, options, runs);
-            } else {
-                record = measureCpu(context, workload, options, backend, runs);
-            }
-            record.suite = suite;
-            std::printf("  %-7s %-5s %-28s %9zu vertices: %9.4f Mverts/s, %5.1f evals/vertex, active %5.1f%%\n",
-                        std::string(methodName(record.method)).c_str(), std::string(backendName(backend)).c_str(),
-                        record.workload.c_str(), record.vertices, record.vertsPerSecond * 1e-6, record.evalsMean,
-                        100.0 * record.active);
-            std::fflush(stdout);
-            index_[key] = records_.size();
-            indices.push_back(records_.size());
-            records_.push_back(std::move(record));
-        }
-        return indices;
-    }
-
-    const BenchRecord& at(size_t i) const { return records_[i]; }
-    std::vector<BenchRecord>& records() { return records_; }
-
-private:
-    GpuSolver* gpu_;
-    std::optional<int> repeats_;
-    std::map<std::string, size_t> index_;
-    std::vector<BenchRecord> records_;
-    std::set<Method> warmed_;
-};
-
-std::vector<BenchRecord> select(const Bench& bench, const std::vector<size_t>& indices) {
-    std::vector<BenchRecord> out;
-    for (size_t i : indices) out.push_back(bench.at(i));
-    return out;
-}
-
 // "meets" / "misses" against an issue's target, or "n/a".
 const char* verdict(double value, double target, bool atMost) {
     if (!std::isfinite(value)) return "n/a";
     return (atMost ? value <= target : value >= target) ? "meets" : "misses";
+}
+
+// What the suites of one run share.
+struct Session {
+    const BenchArgs& args;
+    const MoveInputs& in;
+    Bench& bench;
+    MeasureContext context; // the stroke's, with its probes
+    size_t probeCount = 0;
+    unsigned allThreads = 1;
+    nlohmann::json summary = nlohmann::json::object();
+};
+
+const std::vector<Backend> kAllBackends{Backend::Gpu, Backend::CpuOne, Backend::CpuAll};
+
+void runMethods(Session& s, const std::vector<Method>& methods, const std::vector<size_t>& sizes) {
+    std::printf("\n[methods] every method on every backend, default options (tol 0.1 voxel)\n");
+    std::vector<size_t> rows;
+    for (size_t size : sizes) {
+        const Workload ball = ballWorkload(s.in.move, size, s.probeCount);
+        for (Method method : methods) {
+            SolverOptions options;
+            options.method = method;
+            for (size_t i : s.bench.measure("methods", s.context, ball, options, kAllBackends)) rows.push_back(i);
+        }
+    }
+    std::printf("\n%s", recordsTable(select(s.bench, rows)).c_str());
+}
+
+// The two scaling targets, per backend: throughput flat from 100k to 4M,
+// and a partly active mesh against its active vertices alone.
+void scalingTargets(Session& s, const std::vector<BenchRecord>& scaling, const std::vector<Backend>& backends) {
+    nlohmann::json flatness = nlohmann::json::array(), partlyActive = nlohmann::json::array();
+    for (Backend backend : backends) {
+        double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
+        size_t count = 0;
+        for (const BenchRecord& r : scaling) {
+            if (r.backend != backend || r.workload != "ball" || r.vertices < 100'000 || r.vertices > 4'000'000 ||
+                !std::isfinite(r.vertsPerSecond))
+                continue;
+            lo = std::min(lo, r.vertsPerSecond);
+            hi = std::max(hi, r.vertsPerSecond);
+            ++count;
+        }
+        const double ratio = count >= 2 ? lo / hi : kNaN;
+        std::printf("throughput flat from 100k to 4M (%s, %zu sizes): min/max %.3f (target >= 0.8: %s)\n",
+                    std::string(backendName(backend)).c_str(), count, ratio, verdict(ratio, 0.8, false));
+        flatness.push_back({{"backend", backendName(backend)}, {"sizes", count}, {"min_over_max", ratio},
+                            {"min_verts_per_s", count ? lo : kNaN}, {"max_verts_per_s", count ? hi : kNaN},
+                            {"target", ">= 0.8"}});
+        for (const BenchRecord& partial : scaling) {
+            if (partial.backend != backend || partial.workload == "ball") continue;
+            const size_t active = size_t(std::llround(s.args.activeFraction * double(partial.vertices)));
+            for (const BenchRecord& alone : scaling) {
+                if (alone.backend != backend || alone.workload != "ball" || alone.vertices != active) continue;
+                const double timeRatio = partial.seconds / alone.seconds;
+                std::printf("%s of %zu vertices (%.2f%% active) vs the same %zu vertices alone (%s): "
+                            "time ratio %.2f (target <= 1.3: %s)\n",
+                            partial.workload.c_str(), partial.vertices, 100.0 * partial.active, active,
+                            std::string(backendName(backend)).c_str(), timeRatio, verdict(timeRatio, 1.3, true));
+                partlyActive.push_back({{"backend", backendName(backend)}, {"workload", partial.workload},
+                                        {"vertices", partial.vertices}, {"active", partial.active},
+                                        {"alone_vertices", active}, {"time_ratio", timeRatio},
+                                        {"target", "<= 1.3"}});
+            }
+        }
+    }
+    s.summary["flatness"] = flatness;
+    s.summary["partly_active"] = partlyActive;
+}
+
+void runScaling(Session& s, const std::vector<size_t>& sizes) {
+    const BenchArgs& args = s.args;
+    std::vector<Backend> backends;
+    for (const std::string& name : args.scalingBackends) backends.push_back(parseBackend(name));
+    if (!s.bench.hasGpu() && std::find(backends.begin(), backends.end(), Backend::Gpu) != backends.end()) {
+        std::erase(backends, Backend::Gpu);
+        if (backends.empty()) backends.push_back(Backend::CpuAll);
+        std::printf("\n(no GPU: the scaling curve runs on %s)\n", std::string(backendName(backends[0])).c_str());
+    }
+    std::vector<Layout> layouts;
+    for (const std::string& name : args.layouts)
+        layouts.push_back(name == "clustered" ? Layout::Clustered : Layout::Scattered);
+    SolverOptions options;
+    options.method = *parseMethod(args.scalingMethod);
+    std::vector<double> cullTolerances;
+    for (Method m : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+        SolverOptions o = options;
+        o.method = m;
+        cullTolerances.push_back(internalTolerance(o));
+    }
+    std::printf("\n[scaling] %s, %g%% and %g%% active\n", args.scalingMethod.c_str(), 100.0,
+                100.0 * args.activeFraction);
+    std::vector<size_t> rows;
+    for (size_t size : sizes) {
+        for (size_t i : s.bench.measure("scaling", s.context, ballWorkload(s.in.move, size, s.probeCount), options,
+                                        backends))
+            rows.push_back(i);
+        for (Layout layout : layouts) {
+            const Workload partly =
+                partlyActiveWorkload(s.in.move, size, args.activeFraction, layout, s.probeCount, cullTolerances);
+            for (size_t i : s.bench.measure("scaling", s.context, partly, options, backends)) rows.push_back(i);
+        }
+    }
+    const std::vector<BenchRecord> scaling = select(s.bench, rows);
+    std::printf("\n%s\n", recordsTable(scaling).c_str());
+    scalingTargets(s, scaling, backends);
+    if (!args.scalingChartPath.empty()) {
+        nlohmann::json records = nlohmann::json::array();
+        for (const BenchRecord& r : s.bench.records()) records.push_back(recordJson(r));
+        LogLogChart chart = scalingChart(records, args.scalingMethod, s.context.stroke,
+                                         "Throughput: " + args.scalingMethod + ", " + s.in.description);
+        writeSvg(chart, args.scalingChartPath);
+        std::printf("wrote %s\n", args.scalingChartPath.c_str());
+    }
+}
+
+// bs32 at tol 0.1 on the recorded stroke test0 as a Kelvinlet (or the built-in
+// stroke), GPU against the CPU reference: on a sphere, in a mesh's own vertex
+// order, and on the ball, the same work in random order, the worst case for lanes.
+void runKey(Session& s, size_t keySize) {
+    const std::filesystem::path keyPath =
+        s.args.keyStroke.empty() ? defaultKeyStroke() : std::filesystem::path(s.args.keyStroke);
+    MoveInputArgs keyArgs;
+    keyArgs.kind = "kelvinlet";
+    if (std::filesystem::is_regular_file(keyPath)) {
+        keyArgs.strokePath = keyPath.string();
+    } else {
+        std::printf("\n[key] recorded stroke %s not found (set SCULPTFLOW_STROKES or --key-stroke); "
+                    "using the built-in stroke instead\n",
+                    keyPath.string().c_str());
+    }
+    const MoveInputs key = loadMoveInputs(keyArgs);
+    const std::string keyStrokeName = keyArgs.strokePath.empty() ? "the built-in stroke" : keyArgs.strokePath;
+    SolverOptions options;
+    options.method = Method::Bs32;
+    options.tolerance = 0.1;
+    const Workload sphere = sphereWorkload(key.move, keySize, s.probeCount);
+    const Workload ball = ballWorkload(key.move, keySize, s.probeCount);
+    for (const Workload* workload : {&sphere, &ball}) {
+        const bool isSphere = workload == &sphere;
+        std::printf("\n[key] bs32, tol 0.1 voxel, %s as a Kelvinlet, %zu-vertex %s: GPU against the CPU "
+                    "reference\n",
+                    keyStrokeName.c_str(), keySize,
+                    isSphere ? "sphere (the built-in mesh's, subdivided)" : "ball (random order)");
+        TruthProbes keyProbes;
+        if (s.probeCount) {
+            std::vector<glm::vec3> points;
+            for (uint32_t index : workload->probes) points.push_back(workload->vertices[index]);
+            keyProbes = computeTruthProbes(key.move, points);
+        }
+        MeasureContext keyContext = s.context;
+        keyContext.move = &key.move;
+        keyContext.stroke = strokeLabel(keyArgs);
+        keyContext.probes = s.probeCount ? &keyProbes : nullptr;
+        const std::vector<BenchRecord> rows =
+            select(s.bench, s.bench.measure("key", keyContext, *workload, options, kAllBackends));
+        std::printf("\n%s", recordsTable(rows).c_str());
+        double gpuRate = kNaN, oneRate = kNaN, allRate = kNaN;
+        for (const BenchRecord& r : rows)
+            (r.backend == Backend::Gpu ? gpuRate : r.backend == Backend::CpuOne ? oneRate : allRate) =
+                r.vertsPerSecond;
+        std::printf("key figure (%s): GPU / CPU-1 = %.3f, GPU / CPU-%u = %.3f (throughput ratios, same run)\n\n",
+                    workload->name.c_str(), gpuRate / oneRate, s.allThreads, gpuRate / allRate);
+        s.summary[isSphere ? "key" : "key_ball"] = {
+            {"stroke", keyContext.stroke}, {"workload", workload->name}, {"method", "bs32"}, {"tol", 0.1},
+            {"vertices", keySize}, {"gpu_over_cpu1", gpuRate / oneRate},
+            {"gpu_over_cpuN", gpuRate / allRate}, {"cpuN_threads", s.allThreads}};
+    }
+}
+
+// The work-precision sweep on the CPU reference; returns its JSON summary.
+nlohmann::json runWorkPrecision(Session& s, const std::vector<Method>& methods, size_t sweepMost) {
+    WorkPrecisionOptions sweepOptions;
+    sweepOptions.methods = methods;
+    sweepOptions.threads = s.allThreads;
+    const std::vector<glm::vec3> start = sweepVertices(s.in.voxels, sweepMost);
+    const WorkPrecision sweep = sweepWorkPrecision(s.in.move, start, sweepOptions);
+    std::printf("\n%s\n", workPrecisionTable(sweep).c_str());
+    nlohmann::json workPrecision = workPrecisionJson(sweep);
+    workPrecision.erase("points"); // they are records
+    for (BenchRecord& r : workPrecisionRecords(sweep, s.in.move, s.context.cpuDevice, s.context.stroke))
+        s.bench.records().push_back(r);
+    if (!s.args.chartPath.empty()) {
+        nlohmann::json records = nlohmann::json::array();
+        for (const BenchRecord& r : s.bench.records()) records.push_back(recordJson(r));
+        const bool affine = !s.in.stroke.tools.empty() && s.in.stroke.tools.front().kind == ToolKind::Affine;
+        char title[64];
+        std::snprintf(title, sizeof title, " (%s, %zu vertices)", affine ? "affine" : "Kelvinlet", start.size());
+        writeSvg(workPrecisionChart(records, "Work–precision: " + s.in.description + title), s.args.chartPath);
+        std::printf("wrote %s\n", s.args.chartPath.c_str());
+    }
+    return workPrecision;
 }
 
 void runBench(const BenchArgs& args) {
@@ -195,7 +312,6 @@ void runBench(const BenchArgs& args) {
     const MoveInputs in = loadMoveInputs(args.inputs);
     std::vector<Method> methods;
     for (const std::string& name : args.methods) methods.push_back(*parseMethod(name));
-    const Method scalingMethod = *parseMethod(args.scalingMethod);
     const unsigned allThreads = args.threads ? args.threads : std::max(1u, std::thread::hardware_concurrency());
 
     const std::vector<size_t> methodSizes =
@@ -207,9 +323,6 @@ void runBench(const BenchArgs& args) {
     const size_t keySize = args.keySize.value_or(args.quick ? 20'000 : 1'000'000);
     const size_t probeCount = args.probes.value_or(args.quick ? 64 : 1000);
     const size_t sweepMost = args.sweepVertices.value_or(args.quick ? 500 : 20'000);
-    std::vector<Layout> layouts;
-    for (const std::string& name : args.layouts)
-        layouts.push_back(name == "clustered" ? Layout::Clustered : Layout::Scattered);
 
     std::unique_ptr<Context> gpuContext;
     std::string device = "not used (--no-gpu)";
@@ -230,198 +343,27 @@ void runBench(const BenchArgs& args) {
                 cpu.c_str(), allThreads, kKelvinletFlopsPerEvaluation, kAffineFlopsPerEvaluation);
 
     Bench bench(gpu.get(), args.repeats);
-    nlohmann::json summary = nlohmann::json::object();
-    const std::string stroke = strokeLabel(args.inputs);
-    auto truthFor = [&](const Move& move, const char* what) {
-        TruthProbes probes;
-        if (probeCount == 0) return probes;
-        probes = computeTruthProbes(move, probeCount);
-        std::printf("ground truth of %zu probe vertices (%s): %.1f s\n", probeCount, what, probes.seconds);
-        return probes;
-    };
+    Session session{args, in, bench, {}, probeCount, allThreads};
+    session.context.move = &in.move;
+    session.context.stroke = strokeLabel(args.inputs);
+    session.context.gpuDevice = device;
+    session.context.gpuPeakGflops = peak.gflops;
+    session.context.cpuDevice = cpu;
+    session.context.allThreads = allThreads;
 
+    TruthProbes probes;
     if (!args.noThroughput && !(args.noMethods && args.noScaling && args.noKey)) {
-        const TruthProbes probes = truthFor(in.move, "this stroke");
-        MeasureContext context;
-        context.move = &in.move;
-        context.stroke = stroke;
-        context.probes = probeCount ? &probes : nullptr;
-        context.gpuDevice = device;
-        context.gpuPeakGflops = peak.gflops;
-        context.cpuDevice = cpu;
-        context.allThreads = allThreads;
-        const std::vector<Backend> all{Backend::Gpu, Backend::CpuOne, Backend::CpuAll};
-
-        if (!args.noMethods) {
-            std::printf("\n[methods] every method on every backend, default options (tol 0.1 voxel)\n");
-            std::vector<size_t> rows;
-            for (size_t size : methodSizes) {
-                const Workload ball = ballWorkload(in.move, size, probeCount);
-                for (Method method : methods) {
-                    SolverOptions options;
-                    options.method = method;
-                    for (size_t i : bench.measure("methods", context, ball, options, all)) rows.push_back(i);
-                }
-            }
-            std::printf("\n%s", recordsTable(select(bench, rows)).c_str());
+        if (probeCount) {
+            probes = computeTruthProbes(in.move, probeCount);
+            std::printf("ground truth of %zu probe vertices (this stroke): %.1f s\n", probeCount, probes.seconds);
+            session.context.probes = &probes;
         }
-
-        if (!args.noScaling) {
-            std::vector<Backend> backends;
-            for (const std::string& name : args.scalingBackends) backends.push_back(parseBackend(name));
-            if (!gpu && std::find(backends.begin(), backends.end(), Backend::Gpu) != backends.end()) {
-                std::erase(backends, Backend::Gpu);
-                if (backends.empty()) backends.push_back(Backend::CpuAll);
-                std::printf("\n(no GPU: the scaling curve runs on %s)\n", std::string(backendName(backends[0])).c_str());
-            }
-            SolverOptions options;
-            options.method = scalingMethod;
-            std::vector<double> cullTolerances;
-            for (Method m : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45}) {
-                SolverOptions o = options;
-                o.method = m;
-                cullTolerances.push_back(internalTolerance(o));
-            }
-            std::printf("\n[scaling] %s, %g%% and %g%% active\n", args.scalingMethod.c_str(), 100.0,
-                        100.0 * args.activeFraction);
-            std::vector<size_t> rows;
-            nlohmann::json curve = nlohmann::json::array();
-            for (size_t size : sizes) {
-                for (size_t i : bench.measure("scaling", context, ballWorkload(in.move, size, probeCount), options,
-                                              backends))
-                    rows.push_back(i);
-                for (Layout layout : layouts) {
-                    const Workload partly =
-                        partlyActiveWorkload(in.move, size, args.activeFraction, layout, probeCount, cullTolerances);
-                    for (size_t i : bench.measure("scaling", context, partly, options, backends)) rows.push_back(i);
-                }
-            }
-            const std::vector<BenchRecord> scaling = select(bench, rows);
-            std::printf("\n%s\n", recordsTable(scaling).c_str());
-
-            // The two targets, per backend.
-            nlohmann::json flatness = nlohmann::json::array(), partlyActive = nlohmann::json::array();
-            for (Backend backend : backends) {
-                double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
-                size_t count = 0;
-                for (const BenchRecord& r : scaling) {
-                    if (r.backend != backend || r.workload != "ball" || r.vertices < 100'000 ||
-                        r.vertices > 4'000'000 || !std::isfinite(r.vertsPerSecond))
-                        continue;
-                    lo = std::min(lo, r.vertsPerSecond);
-                    hi = std::max(hi, r.vertsPerSecond);
-                    ++count;
-                }
-                const double ratio = count >= 2 ? lo / hi : kNaN;
-                std::printf("throughput flat from 100k to 4M (%s, %zu sizes): min/max %.3f (target >= 0.8: %s)\n",
-                            std::string(backendName(backend)).c_str(), count, ratio, verdict(ratio, 0.8, false));
-                flatness.push_back({{"backend", backendName(backend)}, {"sizes", count}, {"min_over_max", ratio},
-                                    {"min_verts_per_s", count ? lo : kNaN}, {"max_verts_per_s", count ? hi : kNaN},
-                                    {"target", ">= 0.8"}});
-                for (const BenchRecord& partial : scaling) {
-                    if (partial.backend != backend || partial.workload == "ball") continue;
-                    const size_t active = size_t(std::llround(args.activeFraction * double(partial.vertices)));
-                    for (const BenchRecord& alone : scaling) {
-                        if (alone.backend != backend || alone.workload != "ball" || alone.vertices != active) continue;
-                        const double ratio2 = partial.seconds / alone.seconds;
-                        std::printf("%s of %zu vertices (%.2f%% active) vs the same %zu vertices alone (%s): "
-                                    "time ratio %.2f (target <= 1.3: %s)\n",
-                                    partial.workload.c_str(), partial.vertices, 100.0 * partial.active, active,
-                                    std::string(backendName(backend)).c_str(), ratio2, verdict(ratio2, 1.3, true));
-                        partlyActive.push_back({{"backend", backendName(backend)}, {"workload", partial.workload},
-                                                {"vertices", partial.vertices}, {"active", partial.active},
-                                                {"alone_vertices", active}, {"time_ratio", ratio2},
-                                                {"target", "<= 1.3"}});
-                    }
-                }
-            }
-            summary["flatness"] = flatness;
-            summary["partly_active"] = partlyActive;
-            if (!args.scalingChartPath.empty()) {
-                nlohmann::json records = nlohmann::json::array();
-                for (const BenchRecord& r : bench.records()) records.push_back(recordJson(r));
-                LogLogChart chart = scalingChart(records, args.scalingMethod, stroke,
-                                                 "Throughput: " + args.scalingMethod + ", " + in.description);
-                writeSvg(chart, args.scalingChartPath);
-                std::printf("wrote %s\n", args.scalingChartPath.c_str());
-            }
-        }
-
-        if (!args.noKey) {
-            const std::filesystem::path keyPath = args.keyStroke.empty() ? defaultKeyStroke() : std::filesystem::path(args.keyStroke);
-            MoveInputArgs keyArgs;
-            keyArgs.kind = "kelvinlet";
-            if (std::filesystem::is_regular_file(keyPath)) {
-                keyArgs.strokePath = keyPath.string();
-            } else {
-                std::printf("\n[key] recorded stroke %s not found (set SCULPTFLOW_STROKES or --key-stroke); "
-                            "using the built-in stroke instead\n",
-                            keyPath.string().c_str());
-            }
-            const MoveInputs key = loadMoveInputs(keyArgs);
-            const std::string keyStrokeName =
-                keyArgs.strokePath.empty() ? "the built-in stroke" : keyArgs.strokePath;
-            SolverOptions options;
-            options.method = Method::Bs32;
-            options.tolerance = 0.1;
-            // The key figure is on a sphere, in a mesh's own vertex order; the ball
-            // beside it is the same work in random order, the worst case for lanes.
-            const Workload sphere = sphereWorkload(key.move, keySize, probeCount);
-            const Workload ball = ballWorkload(key.move, keySize, probeCount);
-            for (const Workload* workload : {&sphere, &ball}) {
-                const bool isSphere = workload == &sphere;
-                std::printf("\n[key] bs32, tol 0.1 voxel, %s as a Kelvinlet, %zu-vertex %s: GPU against the CPU "
-                            "reference\n",
-                            keyStrokeName.c_str(), keySize,
-                            isSphere ? "sphere (the built-in mesh's, subdivided)" : "ball (random order)");
-                TruthProbes keyProbes;
-                if (probeCount) {
-                    std::vector<glm::vec3> points;
-                    for (uint32_t index : workload->probes) points.push_back(workload->vertices[index]);
-                    keyProbes = computeTruthProbes(key.move, points);
-                }
-                MeasureContext keyContext = context;
-                keyContext.move = &key.move;
-                keyContext.stroke = strokeLabel(keyArgs);
-                keyContext.probes = probeCount ? &keyProbes : nullptr;
-                const std::vector<BenchRecord> rows =
-                    select(bench, bench.measure("key", keyContext, *workload, options, all));
-                std::printf("\n%s", recordsTable(rows).c_str());
-                double gpuRate = kNaN, oneRate = kNaN, allRate = kNaN;
-                for (const BenchRecord& r : rows)
-                    (r.backend == Backend::Gpu ? gpuRate : r.backend == Backend::CpuOne ? oneRate : allRate) =
-                        r.vertsPerSecond;
-                std::printf("key figure (%s): GPU / CPU-1 = %.3f, GPU / CPU-%u = %.3f (throughput ratios, same run)\n\n",
-                            workload->name.c_str(), gpuRate / oneRate, allThreads, gpuRate / allRate);
-                summary[isSphere ? "key" : "key_ball"] = {
-                    {"stroke", keyContext.stroke}, {"workload", workload->name}, {"method", "bs32"}, {"tol", 0.1},
-                    {"vertices", keySize}, {"gpu_over_cpu1", gpuRate / oneRate},
-                    {"gpu_over_cpuN", gpuRate / allRate}, {"cpuN_threads", allThreads}};
-            }
-        }
+        if (!args.noMethods) runMethods(session, methods, methodSizes);
+        if (!args.noScaling) runScaling(session, sizes);
+        if (!args.noKey) runKey(session, keySize);
     }
-
     nlohmann::json workPrecision;
-    if (!args.noChart) {
-        WorkPrecisionOptions sweepOptions;
-        sweepOptions.methods = methods;
-        sweepOptions.threads = allThreads;
-        const std::vector<glm::vec3> start = sweepVertices(in.voxels, sweepMost);
-        const WorkPrecision sweep = sweepWorkPrecision(in.move, start, sweepOptions);
-        std::printf("\n%s\n", workPrecisionTable(sweep).c_str());
-        workPrecision = workPrecisionJson(sweep);
-        workPrecision.erase("points"); // they are records
-        for (BenchRecord& r : workPrecisionRecords(sweep, in.move, cpu, stroke)) bench.records().push_back(r);
-        if (!args.chartPath.empty()) {
-            nlohmann::json records = nlohmann::json::array();
-            for (const BenchRecord& r : bench.records()) records.push_back(recordJson(r));
-            const bool affine = !in.stroke.tools.empty() && in.stroke.tools.front().kind == ToolKind::Affine;
-            char title[64];
-            std::snprintf(title, sizeof title, " (%s, %zu vertices)", affine ? "affine" : "Kelvinlet", start.size());
-            writeSvg(workPrecisionChart(records, "Work–precision: " + in.description + title), args.chartPath);
-            std::printf("wrote %s\n", args.chartPath.c_str());
-        }
-    }
+    if (!args.noChart) workPrecision = runWorkPrecision(session, methods, sweepMost);
 
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (!args.jsonPath.empty()) {
@@ -437,12 +379,13 @@ void runBench(const BenchArgs& args) {
             {"peak_source", peak.source},
             {"flops_per_eval", {{"kelvinlet", kKelvinletFlopsPerEvaluation}, {"affine", kAffineFlopsPerEvaluation}}},
             {"workload", "ball: uniform in 2 outer radii around the first tool's tip at pose A, seed 12345; "
-                         "partly active: the ball's first points plus vertices out of reach"},
+                         "partly active: the ball's first points plus vertices out of reach; sphere (key): the "
+                         "built-in mesh's icosphere subdivided, its first vertices in mesh order"},
             {"timing", "gpu: timestamps around the dispatches, no statistics; cpu: wall clock of solveOnCpu; "
                        "best of runs"},
-            {"max_err_vox", "max over probes (the ball's first points) not flagged, against the double ground truth"},
+            {"max_err_vox", "max over probes (the workload's first points) not flagged, against the double ground truth"},
             {"records", std::move(records)},
-            {"summary", summary},
+            {"summary", session.summary},
             {"seconds", seconds},
         };
         if (!workPrecision.is_null()) json["work_precision"] = workPrecision;
