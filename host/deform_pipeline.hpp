@@ -26,7 +26,7 @@ struct DeformPushConstants {
     kernel::SolverSettings settings;
     kernel::VertexLayout vertexLayout;
 };
-static_assert(sizeof(DeformPushConstants) == 68 && offsetof(DeformPushConstants, vertexLayout) == 44);
+static_assert(sizeof(DeformPushConstants) == 64 && offsetof(DeformPushConstants, vertexLayout) == 40);
 
 // Specialization constants fix these when a pipeline is built (spec §4: the
 // attempt budget is known before any dispatch), and the tools' count and kinds,

@@ -25,7 +25,7 @@ static_assert(offsetof(Tool, logScale) == 12 && offsetof(Tool, translation) == 1
 static_assert(offsetof(Tool, rotation) == 32 && offsetof(Tool, grabLoad) == 48);
 static_assert(offsetof(Tool, twistLoad) == 64 && offsetof(Tool, kind) == 76);
 static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, reserved) == 92);
-static_assert(sizeof(SolverSettings) == 44 && offsetof(SolverSettings, firstStepFraction) == 40);
+static_assert(sizeof(SolverSettings) == 40 && offsetof(SolverSettings, stepLimitScale) == 36);
 static_assert(sizeof(VertexLayout) == 24);
 
 // One dispatch's state: what a shader reads from its uniforms and specialization

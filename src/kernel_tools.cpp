@@ -46,14 +46,10 @@ void validateToolMotion(const ToolMotion& m, size_t index) {
 // estimate that is not yet asymptotic. Starting at 0.15 of the move's step limit cut
 // the worst error on test0 from 0.085 to 0.062 voxel at the same work, which bought
 // a looser internalTolerance (docs/solver.md). DP45 and RK4 step doubling start
-// at half of each vertex's own step limit (firstStepFraction), so h0 does not cap them.
+// at half of each vertex's own step limit (kFirstStepFraction), so h0 does not cap them.
 double firstStep(const SolverOptions& options, double stepLimitFloor, double hMax) {
     if (options.method == Method::Bs32) return std::min({options.h0, 0.15 * stepLimitFloor, hMax});
     return options.method == Method::Rk4 ? std::min(options.h0, hMax) : hMax;
-}
-
-double firstStepFraction(const SolverOptions& options) {
-    return options.method == Method::Bs32 ? 1.0 : 0.5;
 }
 
 // A vertex's own step limit is kVertexStepLimit / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²))
@@ -154,7 +150,6 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.hMax = float(hMax);
     k.settings.stepLimitFloor = float(floor);
     k.settings.stepLimitScale = float(kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
-    k.settings.firstStepFraction = float(firstStepFraction(options));
     k.settings.safety = float(controllerSafety(options));
     k.settings.shrinkMin = float(options.shrinkMin);
     k.settings.growMax = float(options.growMax);

@@ -35,15 +35,17 @@ bool usesVertexStepLimit() {
 // space, |∂v/∂x|, and by how fast the vertex moves against the tool, |v − d|, in
 // radii sqrt(|R|² + ε²) (the second anticipates a tip that is about to pass). The
 // limit is never below stepLimitFloor, the whole move's limit that holds for every
-// vertex; affine flows are smooth in s and set none. docs/solver.md has the measurements.
-float stepLimit(vec3 x, float s, vec3 k1, uint activeMask) {
+// vertex; affine flows are smooth in s and set none (a Kelvinlet acts in every
+// segment, so no mask is read). docs/solver.md has the measurements.
+float stepLimit(vec3 x, float s, vec3 k1) {
     float rate = 0.0f;
     for (int i = 0; i < toolCount; ++i) {
-        if (toolIsAffine(i) || (activeMask & (1u << uint(i))) == 0u) continue;
-        vec3 R = toolOffset(i, x, s);
-        float eps = tools[i].outerRadius;
-        float approach = length(k1 - tools[i].translation) * inversesqrt(dot(R, R) + eps * eps);
-        rate += kelvinletGradient(i, R) + 3.0f * approach;
+        if (!toolIsAffine(i)) {
+            vec3 R = toolOffset(i, x, s);
+            float eps = tools[i].outerRadius;
+            float approach = length(k1 - tools[i].translation) * inversesqrt(dot(R, R) + eps * eps);
+            rate += kelvinletGradient(i, R) + 3.0f * approach;
+        }
     }
     float limit = rate > 0.0f ? max(settings.stepLimitFloor, settings.stepLimitScale / rate) : settings.hMax;
     return min(limit, settings.hMax);

@@ -66,11 +66,11 @@ VertexResult integrateVertex(vec3 x0) {
     bool fixedStepMethod = solverMethod == kMethodRk4;
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
                          : clamp(settings.h0, settings.hMin, settings.hMax);
-    if (usesVertexStepLimit() && running) h = min(h, max(settings.firstStepFraction * stepLimit(x, s, k1, mask), settings.hMin));
+    if (usesVertexStepLimit() && running) h = min(h, max(kFirstStepFraction * stepLimit(x, s, k1), settings.hMin));
 
     // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
     for (int attempt = 0; attempt < solverMaxIterations && running; ++attempt) {
-        if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1, mask));
+        if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1));
         float remaining = segmentEnd - s;
         bool reachesEnd = stepReachesEnd(h, remaining);
         float hStep = reachesEnd ? remaining : h;
