@@ -5,34 +5,21 @@
 
 #include "context.hpp"
 #include "deform_comp_spirv.h"
+#include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 
 DeformPipelines::DeformPipelines(const Context& context) : device_(context.device()) {
     try {
-        module_ = createModule(k_deform_comp_spirv);
-
-        std::array<VkDescriptorSetLayoutBinding, kDeformBindingCount> bindings{};
-        for (uint32_t i = 0; i < bindings.size(); ++i) {
-            bindings[i].binding = i;
-            bindings[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER
-                                                : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            bindings[i].descriptorCount = 1;
-            bindings[i].stageFlags = VK_SHADER_STAGE_COMPUTE_BIT;
-        }
-        VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        setInfo.bindingCount = uint32_t(bindings.size());
-        setInfo.pBindings = bindings.data();
-        SF_VK_CHECK(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
-
-        VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(DeformPushConstants)};
-        VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        layoutInfo.setLayoutCount = 1;
-        layoutInfo.pSetLayouts = &setLayout_;
-        layoutInfo.pushConstantRangeCount = 1;
-        layoutInfo.pPushConstantRanges = &push;
-        SF_VK_CHECK(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout_));
+        module_ = createShaderModule(device_, k_deform_comp_spirv);
+        // Binding 0 the tool block (uniform), the rest storage buffers.
+        std::array<VkDescriptorType, kDeformBindingCount> bindings;
+        bindings.fill(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        bindings[0] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        const ComputeLayouts layouts = createComputeLayouts(device_, bindings, sizeof(DeformPushConstants));
+        setLayout_ = layouts.set;
+        layout_ = layouts.pipeline;
     } catch (...) {
         release();
         throw;
@@ -52,15 +39,6 @@ void DeformPipelines::release() {
     module_ = VK_NULL_HANDLE;
 }
 
-VkShaderModule DeformPipelines::createModule(std::span<const uint32_t> spirv) const {
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = spirv.size_bytes();
-    info.pCode = spirv.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkCreateShaderModule(device_, &info, nullptr, &module));
-    return module;
-}
-
 VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
     if (auto found = pipelines_.find(variant); found != pipelines_.end()) return found->second;
     VkPipeline built = build(module_, variant);
@@ -69,7 +47,7 @@ VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
 }
 
 void DeformPipelines::replaceShader(std::span<const uint32_t> spirv) {
-    VkShaderModule module = createModule(spirv);
+    VkShaderModule module = createShaderModule(device_, spirv);
     std::map<DeformVariant, VkPipeline> rebuilt;
     try {
         for (const auto& [variant, old] : pipelines_) rebuilt.emplace(variant, build(module, variant));

@@ -67,7 +67,6 @@ public:
     void replaceShader(std::span<const uint32_t> spirv);
 
 private:
-    VkShaderModule createModule(std::span<const uint32_t> spirv) const;
     VkPipeline build(VkShaderModule module, const DeformVariant& variant) const;
     void release();
 

@@ -17,6 +17,7 @@
 #include "gpu_buffer.hpp"
 #include "mesh_frag_spirv.h"
 #include "mesh_vert_spirv.h"
+#include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -84,15 +85,6 @@ std::vector<glm::vec3> drawablePositions(const MeshView& view) {
     for (size_t i = 0; i < out.size(); ++i)
         if (!isFinite(out[i]) && count[i]) out[i] = sum[i] / float(count[i]);
     return out;
-}
-
-VkShaderModule createShaderModule(VkDevice device, const uint32_t* code, size_t bytes) {
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = bytes;
-    info.pCode = code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkCreateShaderModule(device, &info, nullptr, &module));
-    return module;
 }
 
 VkFormat chooseDepthFormat(VkPhysicalDevice device) {
@@ -238,8 +230,8 @@ MeshRenderer::MeshRenderer(Context& context) : context_(context) {
         if (!(families.at(context.queueFamily()).queueFlags & VK_QUEUE_GRAPHICS_BIT))
             throw Error("render: the queue of " + context.deviceName() + " has no graphics support");
         depthFormat_ = chooseDepthFormat(context.physicalDevice());
-        vertexShader_ = createShaderModule(device, k_mesh_vert_spirv, sizeof(k_mesh_vert_spirv));
-        fragmentShader_ = createShaderModule(device, k_mesh_frag_spirv, sizeof(k_mesh_frag_spirv));
+        vertexShader_ = createShaderModule(device, k_mesh_vert_spirv);
+        fragmentShader_ = createShaderModule(device, k_mesh_frag_spirv);
 
         // Colour is kept for the copy to the host; depth is only needed while drawing.
         const VkAttachmentDescription attachments[2] = {

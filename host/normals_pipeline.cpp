@@ -6,6 +6,7 @@
 
 #include "context.hpp"
 #include "normals_comp_spirv.h"
+#include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -13,26 +14,12 @@ namespace sculptflow {
 NormalsPipeline::NormalsPipeline(const Context& context) : device_(context.device()) {
     VkShaderModule module = VK_NULL_HANDLE;
     try {
-        std::array<VkDescriptorSetLayoutBinding, 4> bindings{};
-        for (uint32_t i = 0; i < bindings.size(); ++i)
-            bindings[i] = {i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-        VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        setInfo.bindingCount = uint32_t(bindings.size());
-        setInfo.pBindings = bindings.data();
-        SF_VK_CHECK(vkCreateDescriptorSetLayout(device_, &setInfo, nullptr, &setLayout_));
-
-        VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(NormalsPushConstants)};
-        VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        layoutInfo.setLayoutCount = 1;
-        layoutInfo.pSetLayouts = &setLayout_;
-        layoutInfo.pushConstantRangeCount = 1;
-        layoutInfo.pPushConstantRanges = &push;
-        SF_VK_CHECK(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout_));
-
-        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        moduleInfo.codeSize = sizeof(k_normals_comp_spirv);
-        moduleInfo.pCode = k_normals_comp_spirv;
-        SF_VK_CHECK(vkCreateShaderModule(device_, &moduleInfo, nullptr, &module));
+        std::array<VkDescriptorType, 4> bindings;
+        bindings.fill(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        const ComputeLayouts layouts = createComputeLayouts(device_, bindings, sizeof(NormalsPushConstants));
+        setLayout_ = layouts.set;
+        layout_ = layouts.pipeline;
+        module = createShaderModule(device_, k_normals_comp_spirv);
         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;

@@ -3,6 +3,7 @@
 
 #include "context.hpp"
 #include "error.hpp"
+#include "pipeline_objects.hpp"
 #include "render_target.hpp"
 #include "viewer_frag_spirv.h"
 #include "viewer_vert_spirv.h"
@@ -10,15 +11,6 @@
 
 namespace sculptflow::viewer {
 namespace {
-
-VkShaderModule createShaderModule(VkDevice device, const uint32_t* code, size_t bytes) {
-    VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    info.codeSize = bytes;
-    info.pCode = code;
-    VkShaderModule module = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkCreateShaderModule(device, &info, nullptr, &module));
-    return module;
-}
 
 constexpr VkPipelineStageFlags kAttachmentStages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
                                                    VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
@@ -68,8 +60,8 @@ MeshPipeline::MeshPipeline(const Context& context, VkFormat depthFormat) : devic
     if (!(context.queueFlags() & VK_QUEUE_GRAPHICS_BIT))
         throw Error("viewer: the queue of " + context.deviceName() + " has no graphics support");
     try {
-        vertexShader_ = createShaderModule(device_, k_viewer_vert_spirv, sizeof(k_viewer_vert_spirv));
-        fragmentShader_ = createShaderModule(device_, k_viewer_frag_spirv, sizeof(k_viewer_frag_spirv));
+        vertexShader_ = createShaderModule(device_, k_viewer_vert_spirv);
+        fragmentShader_ = createShaderModule(device_, k_viewer_frag_spirv);
         renderPass_ = createRenderPass(device_, depthFormat);
 
         const VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
