@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.hpp"
 #include "commands.hpp"
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
@@ -26,30 +27,14 @@ namespace {
 
 using nlohmann::json;
 
-// Runs `sculptflow bench <args>` in-process with the validation layers on.
+// Runs `sculptflow bench <args>` in-process.
 void runBench(const std::vector<std::string>& args) {
-    const char* previous = std::getenv("SCULPTFLOW_VALIDATION");
-    const std::string saved = previous ? previous : "";
-    ::setenv("SCULPTFLOW_VALIDATION", "1", 1);
-    struct Restore {
-        bool had;
-        std::string value;
-        ~Restore() { had ? ::setenv("SCULPTFLOW_VALIDATION", value.c_str(), 1) : ::unsetenv("SCULPTFLOW_VALIDATION"); }
-    } restore{previous != nullptr, saved};
-    CLI::App app{"sculptflow"};
-    app.require_subcommand(1);
-    cli::addBenchCommand(app);
     std::vector<std::string> all{"bench"};
     all.insert(all.end(), args.begin(), args.end());
-    std::vector<std::string> reversed(all.rbegin(), all.rend()); // CLI11 takes them last first
-    app.parse(reversed);
+    test::runCli(&cli::addBenchCommand, all);
 }
 
-json readJson(const std::filesystem::path& path) {
-    const std::string text = test::readFile(path);
-    EXPECT_FALSE(text.empty()) << path << " missing or empty";
-    return json::parse(text, nullptr, /*allow_exceptions=*/false);
-}
+using test::readJson;
 
 std::vector<double> internalTolerances() {
     std::vector<double> out;

@@ -11,6 +11,7 @@
 #include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
+#include "cli_runner.hpp"
 #include "commands.hpp"
 #include "context.hpp"
 #include "default_case.hpp"
@@ -32,29 +33,18 @@ constexpr uint32_t kWidth = 256, kHeight = 128;
 // environment back afterwards; a leak reported at context destruction fails.
 class Render : public testing::Test {
 protected:
-    void SetUp() override {
-        if (const char* old = std::getenv("SCULPTFLOW_VALIDATION")) previous_ = old;
-        setenv("SCULPTFLOW_VALIDATION", "1", 1);
-    }
-    void TearDown() override {
-        if (previous_) setenv("SCULPTFLOW_VALIDATION", previous_->c_str(), 1);
-        else unsetenv("SCULPTFLOW_VALIDATION");
-        EXPECT_EQ(Context::lateValidationMessages(), 0);
-    }
+    void TearDown() override { EXPECT_EQ(Context::lateValidationMessages(), 0); }
 
     // Runs `sculptflow render <options> --size 256x128 --out <out>` in-process and reads the image back.
     static RgbaImage render(std::vector<std::string> options, const std::filesystem::path& out) {
-        CLI::App app;
-        cli::addRenderCommand(app);
         options.insert(options.begin(), "render");
         options.insert(options.end(), {"--size", std::to_string(kWidth) + "x" + std::to_string(kHeight), "--out",
                                        out.string()});
-        std::reverse(options.begin(), options.end()); // CLI11 takes the arguments last first
-        app.parse(options);
+        test::runCli(&cli::addRenderCommand, options);
         return readPng(out);
     }
 
-    std::optional<std::string> previous_;
+    test::ValidationOn validation_;
 };
 
 // A small icosphere at the built-in stroke's tool tip, and that stroke, as files.

@@ -12,6 +12,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "cli_runner.hpp"
 #include "commands.hpp"
 #include "default_case.hpp"
 #include "kernel.hpp"
@@ -64,29 +65,10 @@ cli::ValidationReport validateInputs(const cli::MoveInputArgs& args, Method meth
     return report;
 }
 
-// Runs `sculptflow <args>` in-process, with validation layers on as in every GPU test.
-void runCli(const std::vector<std::string>& args) {
-    const char* previous = std::getenv("SCULPTFLOW_VALIDATION");
-    const std::string saved = previous ? previous : "";
-    ::setenv("SCULPTFLOW_VALIDATION", "1", 1);
-    struct Restore {
-        bool had;
-        std::string value;
-        ~Restore() { had ? ::setenv("SCULPTFLOW_VALIDATION", value.c_str(), 1) : ::unsetenv("SCULPTFLOW_VALIDATION"); }
-    } restore{previous != nullptr, saved};
+// Runs `sculptflow <args>` in-process.
+void runCli(const std::vector<std::string>& args) { test::runCli(&cli::addValidateCommand, args); }
 
-    CLI::App app{"sculptflow"};
-    app.require_subcommand(1);
-    cli::addValidateCommand(app);
-    std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 takes them last first
-    app.parse(reversed);
-}
-
-nlohmann::json readJson(const std::filesystem::path& path) {
-    std::string text = test::readFile(path);
-    EXPECT_FALSE(text.empty()) << path << " missing or empty";
-    return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-}
+using test::readJson;
 
 // A 642-vertex sphere where the built-in mesh sits, for command-line runs that need no more.
 std::filesystem::path writeSmallSphere(const test::ScratchDir& dir) {

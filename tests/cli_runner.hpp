@@ -1,0 +1,54 @@
+// Runs the sculptflow command line's subcommands in-process, as typed, with the
+// validation layers on for every context they create (as in every GPU test).
+#pragma once
+
+#include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "test_support.hpp"
+
+namespace sculptflow::test {
+
+// Sets SCULPTFLOW_VALIDATION=1 while it lives, then puts the old value back.
+class ValidationOn {
+public:
+    ValidationOn() {
+        if (const char* old = std::getenv("SCULPTFLOW_VALIDATION")) previous_ = old;
+        ::setenv("SCULPTFLOW_VALIDATION", "1", 1);
+    }
+    ~ValidationOn() {
+        if (previous_) ::setenv("SCULPTFLOW_VALIDATION", previous_->c_str(), 1);
+        else ::unsetenv("SCULPTFLOW_VALIDATION");
+    }
+    ValidationOn(const ValidationOn&) = delete;
+    ValidationOn& operator=(const ValidationOn&) = delete;
+
+private:
+    std::optional<std::string> previous_;
+};
+
+// Runs `sculptflow <args>` with the subcommands that `addCommands` registers.
+inline void runCli(void (*addCommands)(CLI::App&), const std::vector<std::string>& args) {
+    const ValidationOn validation;
+    CLI::App app{"sculptflow"};
+    app.require_subcommand(1);
+    addCommands(app);
+    std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 takes them last first
+    app.parse(reversed);
+}
+
+// A JSON file a command wrote; null (and a failure) if it is missing or empty.
+inline nlohmann::json readJson(const std::filesystem::path& path) {
+    const std::string text = readFile(path);
+    EXPECT_FALSE(text.empty()) << path << " missing or empty";
+    return nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+}
+
+} // namespace sculptflow::test
