@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "error.hpp"
+#include "instance_support.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -16,20 +17,9 @@ namespace {
 
 std::atomic<int> gLateValidationMessages{0};
 
-constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-
 bool envFlag(const char* name) {
     const char* value = std::getenv(name);
     return value && std::strcmp(value, "0") != 0 && value[0] != '\0';
-}
-
-bool hasLayer(const char* name) {
-    uint32_t count = 0;
-    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
-    std::vector<VkLayerProperties> layers(count);
-    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
-    return std::any_of(layers.begin(), layers.end(),
-                       [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 
 std::optional<uint32_t> computeQueueFamily(VkPhysicalDevice device) {
@@ -40,17 +30,6 @@ std::optional<uint32_t> computeQueueFamily(VkPhysicalDevice device) {
     for (uint32_t i = 0; i < count; ++i)
         if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
     return std::nullopt;
-}
-
-// Lower is better: discrete GPUs first, CPU implementations such as lavapipe last.
-int typeRank(VkPhysicalDeviceType type) {
-    switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
-    }
 }
 
 VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, const std::string& selector) {
@@ -75,7 +54,7 @@ VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, cons
         VkPhysicalDeviceProperties pa, pb;
         vkGetPhysicalDeviceProperties(a, &pa);
         vkGetPhysicalDeviceProperties(b, &pb);
-        return typeRank(pa.deviceType) < typeRank(pb.deviceType);
+        return deviceTypeRank(pa.deviceType) < deviceTypeRank(pb.deviceType);
     });
 }
 
@@ -85,7 +64,7 @@ Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBu
     if (volkInitialize() != VK_SUCCESS)
         throw Error("no Vulkan loader found (libvulkan.so.1); install a Vulkan driver");
     const bool validation = options.validation || envFlag("SCULPTFLOW_VALIDATION");
-    if (validation && !hasLayer(kValidationLayer))
+    if (validation && !hasInstanceLayer(kValidationLayer))
         throw Error(std::string("validation requested but ") + kValidationLayer +
                     " is not installed (Debian: vulkan-validationlayers)");
 

@@ -9,30 +9,11 @@
 #include <vector>
 
 #include "error.hpp"
+#include "instance_support.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {
-
-constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
-
-bool hasLayer(const char* name) {
-    uint32_t count = 0;
-    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
-    std::vector<VkLayerProperties> layers(count);
-    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
-    return std::any_of(layers.begin(), layers.end(),
-                       [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
-}
-
-bool hasInstanceExtension(const char* layer, const char* name) {
-    uint32_t count = 0;
-    SF_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, nullptr));
-    std::vector<VkExtensionProperties> extensions(count);
-    SF_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, extensions.data()));
-    return std::any_of(extensions.begin(), extensions.end(),
-                       [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
-}
 
 // The first family that does graphics and compute (and presents to `surface`).
 std::optional<uint32_t> graphicsComputeFamily(VkPhysicalDevice device, VkSurfaceKHR surface) {
@@ -50,16 +31,6 @@ std::optional<uint32_t> graphicsComputeFamily(VkPhysicalDevice device, VkSurface
     return std::nullopt;
 }
 
-int typeRank(VkPhysicalDeviceType type) {
-    switch (type) {
-    case VK_PHYSICAL_DEVICE_TYPE_DISCRETE_GPU: return 0;
-    case VK_PHYSICAL_DEVICE_TYPE_INTEGRATED_GPU: return 1;
-    case VK_PHYSICAL_DEVICE_TYPE_VIRTUAL_GPU: return 2;
-    case VK_PHYSICAL_DEVICE_TYPE_CPU: return 3;
-    default: return 4;
-    }
-}
-
 } // namespace
 
 bool validationRequestedByEnvironment() {
@@ -72,7 +43,7 @@ ViewerDevice::ViewerDevice(bool validation, std::span<const char* const> windowE
     : messages_(&messages) {
     if (volkInitialize() != VK_SUCCESS)
         throw Error("no Vulkan loader found (libvulkan.so.1); install a Vulkan driver");
-    if (validation && !hasLayer(kValidationLayer))
+    if (validation && !hasInstanceLayer(kValidationLayer))
         throw Error(std::string("validation requested but ") + kValidationLayer +
                     " is not installed (Debian: vulkan-validationlayers)");
 
@@ -157,8 +128,8 @@ void ViewerDevice::openDevice(VkSurfaceKHR surface) {
                              std::string(p.deviceName).find(selector) != std::string::npos;
         if (!matches || p.apiVersion < VK_API_VERSION_1_2) continue;
         const std::optional<uint32_t> family = graphicsComputeFamily(devices[i], surface);
-        if (family && typeRank(p.deviceType) < bestRank) {
-            bestRank = typeRank(p.deviceType);
+        if (family && deviceTypeRank(p.deviceType) < bestRank) {
+            bestRank = deviceTypeRank(p.deviceType);
             physicalDevice_ = devices[i];
             queueFamily_ = *family;
         }

@@ -1,0 +1,20 @@
+// What an instance offers before one is created, and how devices rank: shared
+// by Context and by renderers that create their own instance (the viewer).
+#pragma once
+
+#include <volk.h>
+
+namespace sculptflow {
+
+inline constexpr const char* kValidationLayer = "VK_LAYER_KHRONOS_validation";
+
+// Whether the loader offers this instance layer. Needs volkInitialize().
+bool hasInstanceLayer(const char* name);
+
+// Whether `layer` (or the implementation, for null) offers this instance extension.
+bool hasInstanceExtension(const char* layer, const char* name);
+
+// Lower is better: discrete GPUs first, CPU implementations such as lavapipe last.
+int deviceTypeRank(VkPhysicalDeviceType type);
+
+} // namespace sculptflow
