@@ -70,15 +70,18 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         int32_t toolCount;
         uint32_t affineTools;
         int32_t pass;
-    } constants{variant.method, variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE, variant.toolCount,
-                variant.affineTools, variant.pass};
-    const std::array<VkSpecializationMapEntry, 6> entries{{
+        VkBool32 sortedBlocks;
+    } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
+                variant.toolCount,   variant.affineTools,   variant.pass,
+                variant.sortedBlocks ? VK_TRUE : VK_FALSE};
+    const std::array<VkSpecializationMapEntry, 7> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
         {3, offsetof(decltype(constants), toolCount), sizeof(int32_t)},
         {4, offsetof(decltype(constants), affineTools), sizeof(uint32_t)},
         {5, offsetof(decltype(constants), pass), sizeof(int32_t)},
+        {6, offsetof(decltype(constants), sortedBlocks), sizeof(VkBool32)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

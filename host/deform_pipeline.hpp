@@ -38,15 +38,16 @@ struct DeformVariant {
     int toolCount = 1;
     uint32_t affineTools = 0; // bit i: tool i is affine
     int pass = 0;             // deform.comp's `pass`: kDeformPass* in deform_recorder.hpp
+    bool sortedBlocks = false; // passes 1 and 3 walk DeformScratch's blocks (deform.comp)
     auto operator<=>(const DeformVariant&) const = default;
 };
 
 constexpr uint32_t kDeformWorkgroupSize = 64; // local_size_x in deform.comp
 
 // deform.comp's bindings: 0 the tool block (uniform), 1 input, 2 output,
-// 3 statistics, 4 per-vertex bins, 5 active list, 6 counters (storage; 4-6 are
-// DeformScratch's, bound for every pass).
-constexpr uint32_t kDeformBindingCount = 7;
+// 3 statistics, 4 per-vertex bins, 5 active list, 6 counters, 7 vertex order,
+// 8 block spheres (storage; 4-8 are DeformScratch's, bound for every pass).
+constexpr uint32_t kDeformBindingCount = 9;
 
 // Owns the shader module, layouts and every pipeline built so far.
 class DeformPipelines {

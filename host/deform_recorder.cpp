@@ -4,34 +4,45 @@
 #include <algorithm>
 #include <string>
 
+#include <cstring>
+
 #include "context.hpp"
 #include "error.hpp"
 #include "memory_barrier.hpp"
+#include "vertex_blocks.hpp"
 
 namespace sculptflow {
 namespace {
 
 // The counters' layout (deform.comp): indirect arguments per slice, the active
-// count, the bin counts, the bin cursors.
-constexpr uint32_t kCounterWords = 3 * kDeformMaxSlices + 1 + 2 * kDeformBins;
+// count, the bin counts, the bin cursors, the indirect arguments of the listed
+// vertex blocks; then the list of blocks, one word each.
+constexpr uint32_t kCounterWords = 3 * kDeformMaxSlices + 1 + 2 * kDeformBins + 3;
+constexpr VkDeviceSize kBlockArgumentsOffset = 4 * (kCounterWords - 3);
+
+uint32_t blockCount(uint32_t vertexCount) { return (vertexCount + kDeformBlockVertices - 1) / kDeformBlockVertices; }
 
 VkDeviceSize listBytes(uint32_t vertexCount) { return std::max<VkDeviceSize>(4 * VkDeviceSize(vertexCount), 16); }
 
 // The variant of one pass: the passes that do not integrate ignore the method,
-// and the scan and scatter the tools too, so kernels share them.
-DeformVariant passVariant(DeformVariant variant, int pass) {
+// the scan, scatter and restore the tools too, so kernels share them.
+DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     variant.pass = pass;
-    if (pass == kDeformPassMark || pass == kDeformPassScan || pass == kDeformPassScatter) {
+    variant.sortedBlocks = sortedBlocks && (pass == kDeformPassMark || pass == kDeformPassScatter || pass == kDeformPassBlocks);
+    if (pass != kDeformPassSolveRange && pass != kDeformPassSolveList) {
         variant.method = DeformVariant{}.method;
         variant.maxIterations = DeformVariant{}.maxIterations;
     }
-    if (pass == kDeformPassScan || pass == kDeformPassScatter) {
-        variant.statistics = false;
+    if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) {
         variant.toolCount = 1;
         variant.affineTools = 0;
     }
+    if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) variant.statistics = false;
     return variant;
 }
+
+// A placeholder for bindings 7 and 8 of a scratch without blocks.
+constexpr VkDeviceSize kPlaceholderBytes = 16;
 
 constexpr VkAccessFlags kShaderAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
 
@@ -48,38 +59,65 @@ VkDeviceSize DeformScratch::bytes(uint32_t vertexCount) {
     return 2 * listBytes(vertexCount) + 4 * kCounterWords;
 }
 
-DeformScratch::DeformScratch(Context& context, uint32_t vertexCount)
+DeformScratch::DeformScratch(Context& context, uint32_t vertexCount, std::span<const glm::vec3> blockPositions)
     : vertexCount_(vertexCount),
+      sortedBlocks_(!blockPositions.empty() && vertexCount <= kDeformMaxBlockVertices),
       bins_(context, listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the compaction scratch (bins)",
             BufferMemory::DeviceLocal),
       list_(context, listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
             "the compaction scratch (active list)", BufferMemory::DeviceLocal),
-      counters_(context, 4 * kCounterWords,
+      counters_(context, 4 * (VkDeviceSize(kCounterWords) + (sortedBlocks_ ? blockCount(vertexCount) : 0)),
                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                     VK_BUFFER_USAGE_TRANSFER_DST_BIT,
-                "the compaction scratch (counters)", BufferMemory::DeviceLocal) {}
+                "the compaction scratch (counters)", BufferMemory::DeviceLocal) {
+    if (!sortedBlocks_) {
+        order_ = GpuBuffer(context, kPlaceholderBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "a placeholder",
+                           BufferMemory::DeviceLocal);
+        spheres_ = GpuBuffer(context, kPlaceholderBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "a placeholder",
+                             BufferMemory::DeviceLocal);
+        return;
+    }
+    if (blockPositions.size() != vertexCount_)
+        throw Error("DeformScratch: " + std::to_string(blockPositions.size()) + " positions for " +
+                    std::to_string(vertexCount) + " vertices");
+    // Written once here, read by the GPU on every run: host-visible, as the mesh's input.
+    const VertexBlocks blocks = buildVertexBlocks(blockPositions, kDeformBlockVertices);
+    order_ = GpuBuffer(context, std::max<VkDeviceSize>(4 * blocks.order.size(), kPlaceholderBytes),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (order)");
+    spheres_ = GpuBuffer(context, std::max<VkDeviceSize>(16 * blocks.spheres.size(), kPlaceholderBytes),
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (spheres)");
+    std::memcpy(order_.mapped(), blocks.order.data(), 4 * blocks.order.size());
+    std::memcpy(spheres_.mapped(), blocks.spheres.data(), 16 * blocks.spheres.size());
+}
 
-std::array<VkDescriptorBufferInfo, 3> DeformScratch::buffers() const {
+std::array<VkDescriptorBufferInfo, 5> DeformScratch::buffers() const {
     return {{{bins_.handle(), 0, VK_WHOLE_SIZE},
              {list_.handle(), 0, VK_WHOLE_SIZE},
-             {counters_.handle(), 0, VK_WHOLE_SIZE}}};
+             {counters_.handle(), 0, VK_WHOLE_SIZE},
+             {order_.handle(), 0, VK_WHOLE_SIZE},
+             {spheres_.handle(), 0, VK_WHOLE_SIZE}}};
 }
 
 void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kernel, bool statistics,
-                          bool compacted) {
+                          const DeformScratch* scratch) {
     const DeformVariant variant = deformVariant(kernel, statistics);
-    if (!compacted) {
-        pipelines.pipeline(passVariant(variant, kDeformPassSolveRange));
+    if (!scratch) {
+        pipelines.pipeline(passVariant(variant, kDeformPassSolveRange, false));
         return;
     }
-    for (int pass : {kDeformPassMark, kDeformPassScan, kDeformPassScatter, kDeformPassSolveList})
-        pipelines.pipeline(passVariant(variant, pass));
+    const bool sorted = scratch->sortedBlocks();
+    for (int pass : {kDeformPassMark, kDeformPassScan, kDeformPassSolveList})
+        pipelines.pipeline(passVariant(variant, pass, sorted));
+    for (int pass : sorted ? std::initializer_list<int>{kDeformPassBlocks, kDeformPassRestore}
+                           : std::initializer_list<int>{kDeformPassScatter})
+        pipelines.pipeline(passVariant(variant, pass, sorted));
 }
 
 void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipelines& pipelines,
                   const kernel::Kernel& kernel, bool statistics, const DeformBinding& binding, uint32_t first,
-                  uint32_t count, const DeformScratch* scratch) {
+                  uint32_t count, const DeformScratch* scratch, bool restoreList) {
     if (count == 0) return;
+    const bool sorted = scratch && scratch->sortedBlocks();
     const DeformVariant variant = deformVariant(kernel, statistics);
     vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &binding.set, 0,
                             nullptr);
@@ -88,7 +126,8 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
     const uint64_t perDispatch = uint64_t(maxGroups) * kDeformWorkgroupSize;
     const uint64_t end = uint64_t(first) + count;
     auto overRange = [&](int pass) {
-        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.pipeline(passVariant(variant, pass)));
+        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          pipelines.pipeline(passVariant(variant, pass, sorted)));
         const uint64_t perGroup =
             uint64_t(kDeformWorkgroupSize) * (pass == kDeformPassSolveRange ? 1 : kDeformVerticesPerLane);
         const uint64_t perRangeDispatch = uint64_t(maxGroups) * perGroup;
@@ -107,24 +146,69 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
     if (end > scratch->vertexCount())
         throw Error("recordDeform: vertices up to " + std::to_string(end) + " for a compaction scratch of " +
                     std::to_string(scratch->vertexCount()));
+    if (sorted && (first != 0 || count != scratch->vertexCount()))
+        throw Error("recordDeform: a scratch with vertex blocks covers its whole mesh, not vertices " +
+                    std::to_string(first) + " to " + std::to_string(end));
     const uint64_t slices = (uint64_t(count) + perDispatch - 1) / perDispatch;
     if (slices > kDeformMaxSlices)
         throw Error("recordDeform: " + std::to_string(count) + " vertices need more than " +
                     std::to_string(kDeformMaxSlices) + " indirect dispatches");
 
+    // Mark and scatter: over the range, or over the blocks the blocks pass listed.
+    auto overBlocks = [&](int pass) {
+        if (!sorted) return overRange(pass);
+        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          pipelines.pipeline(passVariant(variant, pass, sorted)));
+        DeformPushConstants push{kernel.settings, binding.layout};
+        push.vertexLayout.firstVertex = 0;
+        push.vertexLayout.vertexCount = count;
+        vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        if (pass == kDeformPassBlocks) {
+            vkCmdDispatch(commands, (blockCount(count) + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize, 1, 1);
+        } else {
+            vkCmdDispatchIndirect(commands, scratch->counters(), kBlockArgumentsOffset);
+        }
+    };
     // Earlier passes (this range's or another's) are done with the scratch.
-    memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
-                  VK_ACCESS_SHADER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                  VK_ACCESS_TRANSFER_WRITE_BIT | kShaderAccesses);
+    auto scratchBarrier = [&] {
+        memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                      VK_ACCESS_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
+                          VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                      VK_ACCESS_TRANSFER_WRITE_BIT | kShaderAccesses | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    };
+    // The list, its count and its dispatch arguments as the last run's scan and scatter left them.
+    auto overList = [&](int pass) {
+        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+                          pipelines.pipeline(passVariant(variant, pass, sorted)));
+        for (uint64_t slice = 0; slice < slices; ++slice) {
+            DeformPushConstants push{kernel.settings, binding.layout};
+            push.vertexLayout.firstVertex = uint32_t(slice * perDispatch); // into the list
+            push.vertexLayout.vertexCount = 0;                              // the shader reads the active count
+            vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+            vkCmdDispatchIndirect(commands, scratch->counters(), slice * 3 * sizeof(uint32_t));
+        }
+    };
+    scratchBarrier();
+    if (restoreList) {
+        overList(kDeformPassRestore);
+        scratchBarrier();
+    }
     vkCmdFillBuffer(commands, scratch->counters(), 0, VK_WHOLE_SIZE, 0);
     memoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
-    overRange(kDeformPassMark);
+    if (sorted) {
+        overBlocks(kDeformPassBlocks);
+        memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                      kShaderAccesses | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    }
+    overBlocks(kDeformPassMark);
     memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
 
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                      pipelines.pipeline(passVariant(variant, kDeformPassScan)));
+                      pipelines.pipeline(passVariant(variant, kDeformPassScan, sorted)));
     DeformPushConstants scan{kernel.settings, binding.layout};
     scan.vertexLayout.firstVertex = uint32_t(slices);
     scan.vertexLayout.vertexCount = maxGroups;
@@ -133,20 +217,12 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
     memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
 
-    overRange(kDeformPassScatter);
+    if (!sorted) overRange(kDeformPassScatter);
     memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                   kShaderAccesses | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
 
-    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                      pipelines.pipeline(passVariant(variant, kDeformPassSolveList)));
-    for (uint64_t slice = 0; slice < slices; ++slice) {
-        DeformPushConstants push{kernel.settings, binding.layout};
-        push.vertexLayout.firstVertex = uint32_t(slice * perDispatch); // into the list
-        push.vertexLayout.vertexCount = 0;                              // the shader reads the active count
-        vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-        vkCmdDispatchIndirect(commands, scratch->counters(), slice * 3 * sizeof(uint32_t));
-    }
+    overList(kDeformPassSolveList);
 }
 
 } // namespace sculptflow

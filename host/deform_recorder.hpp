@@ -3,6 +3,9 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+
+#include <glm/glm.hpp>
 
 #include <volk.h>
 
@@ -33,31 +36,49 @@ constexpr int kDeformPassMark = 1;       // cull (output = input, CULLED) and co
 constexpr int kDeformPassScan = 2;       // bin cursors and the indirect dispatch arguments
 constexpr int kDeformPassScatter = 3;    // the active vertices into the list, bin by bin
 constexpr int kDeformPassSolveList = 4;  // integrate the list (vkCmdDispatchIndirect)
+constexpr int kDeformPassRestore = 5;    // output = input at the last run's list (indirect)
+constexpr int kDeformPassBlocks = 6;     // list the vertex blocks that mark and scatter visit
 constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp
 constexpr uint32_t kDeformMaxSlices = 64; // kMaxSlices: indirect dispatches over one list
-constexpr uint32_t kDeformVerticesPerLane = 32; // kVerticesPerLane: passes 1 and 3
+constexpr uint32_t kDeformVerticesPerLane = 32; // kVerticesPerLane: passes 1 and 3 over a range
+// A vertex block: passes 1 and 3 with sorted blocks take one a workgroup, 8 vertices a
+// lane. Small blocks fit the reach closely; the passes' cost is per listed block.
+constexpr uint32_t kDeformBlockVertices = kDeformWorkgroupSize * 8; // kBlockVertices with sortedBlocks
+// Mark and scatter take a workgroup a listed block, in one indirect dispatch of at
+// most 65,535 workgroups (the least maxComputeWorkGroupCount[0] Vulkan allows).
+constexpr uint32_t kDeformMaxBlockVertices = 65535 * kDeformBlockVertices;
 
-// The compaction pass's scratch for one mesh: a bin per vertex, the active list
+// The compaction passes' scratch for one mesh: a bin per vertex, the active list
 // (a vertex index each) and the counters (bins, cursors, indirect arguments).
 // Allocate once per mesh, sized to its vertex count; bind buffers() at
-// deform.comp's bindings 4, 5 and 6. Device-local: only the GPU touches them.
+// deform.comp's bindings 4 to 8. Device-local: only the GPU touches them.
+//
+// Given the mesh's positions (which must not change after) and at most
+// kDeformMaxBlockVertices of them, it also holds the vertices in spatially tight
+// blocks (buildVertexBlocks, kDeformBlockVertices each, 4 bytes a vertex), so
+// that culling skips a block out of reach with one test; recordDeform then
+// covers the whole mesh at once. Otherwise bindings 7 and 8 get placeholders.
 class DeformScratch {
 public:
     DeformScratch() = default;
-    DeformScratch(Context& context, uint32_t vertexCount);
+    DeformScratch(Context& context, uint32_t vertexCount, std::span<const glm::vec3> blockPositions = {});
 
     uint32_t vertexCount() const { return vertexCount_; }
+    bool sortedBlocks() const { return sortedBlocks_; }
     VkBuffer counters() const { return counters_.handle(); }
-    // Bindings 4, 5, 6.
-    std::array<VkDescriptorBufferInfo, 3> buffers() const;
-    // What the constructor allocates for `vertexCount` vertices.
+    // Bindings 4 to 8.
+    std::array<VkDescriptorBufferInfo, 5> buffers() const;
+    // What the constructor allocates for `vertexCount` vertices (without blocks).
     static VkDeviceSize bytes(uint32_t vertexCount);
 
 private:
     uint32_t vertexCount_ = 0;
+    bool sortedBlocks_ = false;
     GpuBuffer bins_;
     GpuBuffer list_;
     GpuBuffer counters_;
+    GpuBuffer order_;
+    GpuBuffer spheres_;
 };
 
 // Records the dispatches that integrate vertices [first, first + count) of
@@ -74,14 +95,20 @@ private:
 // must be < scratch->vertexCount(). Without `scratch`: one pass over the range,
 // culling per vertex in the solver.
 //
+// With a scratch that has blocks, the range must be the whole mesh, and culled
+// vertices are written only with statistics: the caller keeps the output equal
+// to the input outside the vertices a run solves. `restoreList` first copies the
+// input over the output at the vertices the last run through this scratch
+// solved (its list), which does that for the output that run wrote.
+//
 // Records no barrier for the caller's buffers: the caller orders the tool
 // block's and the input's writes before it and the output's readers after it.
 void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipelines& pipelines,
                   const kernel::Kernel& kernel, bool statistics, const DeformBinding& binding, uint32_t first,
-                  uint32_t count, const DeformScratch* scratch = nullptr);
+                  uint32_t count, const DeformScratch* scratch = nullptr, bool restoreList = false);
 
-// Builds every pipeline recordDeform needs for `kernel` (all passes with scratch).
+// Builds every pipeline recordDeform needs for `kernel` with this scratch (or none).
 void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kernel, bool statistics,
-                          bool compacted);
+                          const DeformScratch* scratch);
 
 } // namespace sculptflow

@@ -9,12 +9,16 @@
 #include "error.hpp"
 #include "deform_recorder.hpp"
 #include "kernel_tools.hpp"
+#include "memory_barrier.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 namespace {
 
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+// The input is copied over the whole output when a run cannot tell where it differs.
+constexpr VkBufferUsageFlags kPositions =
+    kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 // A bounded dispatch cannot hang, but a driver fault could: never wait forever.
 constexpr uint64_t kFenceTimeoutNs = 300ull * 1000 * 1000 * 1000;
 
@@ -24,9 +28,9 @@ VkDeviceSize positionBytes(size_t vertices) { return std::max<VkDeviceSize>(12 *
 
 GpuMesh::GpuMesh(Context& context, std::span<const glm::vec3> positions)
     : vertexCount_(positions.size()),
-      input_(context, positionBytes(positions.size()), kStorage, "mesh input positions"),
-      output_(context, positionBytes(positions.size()), kStorage, "mesh output positions"),
-      scratch_(context, uint32_t(positions.size())) {
+      input_(context, positionBytes(positions.size()), kPositions, "mesh input positions"),
+      output_(context, positionBytes(positions.size()), kPositions, "mesh output positions"),
+      scratch_(context, uint32_t(positions.size()), positions) {
     static_assert(sizeof(glm::vec3) == 12);
     if (!positions.empty()) bounds_ = {positions.front(), positions.front()};
     for (const glm::vec3& p : positions) bounds_ = {glm::min(bounds_.min, p), glm::max(bounds_.max, p)};
@@ -127,7 +131,9 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
                                               {statisticsBuffer.handle(), 0, VK_WHOLE_SIZE},
                                               mesh.scratch_.buffers()[0],
                                               mesh.scratch_.buffers()[1],
-                                              mesh.scratch_.buffers()[2]};
+                                              mesh.scratch_.buffers()[2],
+                                              mesh.scratch_.buffers()[3],
+                                              mesh.scratch_.buffers()[4]};
     static_assert(std::size(buffers) == kDeformBindingCount);
     VkWriteDescriptorSet writes[kDeformBindingCount];
     for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
@@ -148,9 +154,19 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
     vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
     const DeformBinding binding{descriptorSet_, {0, 0, 0, 3, 0, 3}};
     const bool compact = compaction_ && !boxWithinReach(kernel, mesh.bounds_);
-    buildDeformPipelines(pipelines_, kernel, statistics, compact);
+    const DeformScratch* scratch = compact ? &mesh.scratch_ : nullptr;
+    // The compacted path writes a culled vertex only with statistics, so the
+    // output must equal the input wherever this run does not solve.
+    const bool restoreList = compact && !statistics && mesh.outputState_ == GpuMesh::OutputState::DiffersAtList;
+    if (compact && !statistics && mesh.outputState_ == GpuMesh::OutputState::DiffersAnywhere) {
+        const VkBufferCopy whole{0, 0, mesh.input_.size()};
+        vkCmdCopyBuffer(commands_, mesh.input_.handle(), mesh.output_.handle(), 1, &whole);
+        memoryBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+    }
+    buildDeformPipelines(pipelines_, kernel, statistics, scratch);
     recordDeform(commands_, context_, pipelines_, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount()),
-                 compact ? &mesh.scratch_ : nullptr);
+                 scratch, restoreList);
     vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
@@ -163,8 +179,11 @@ GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& opti
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands_;
     SF_VK_CHECK(vkResetFences(device, 1, &fence_));
+    mesh.outputState_ = GpuMesh::OutputState::DiffersAnywhere; // until the run is known to have finished
     SF_VK_CHECK(vkQueueSubmit(context_.queue(), 1, &submit, fence_));
     SF_VK_CHECK(vkWaitForFences(device, 1, &fence_, VK_TRUE, kFenceTimeoutNs));
+    // The uncompacted pass writes every vertex; the compacted path differs from the input only at its list.
+    mesh.outputState_ = compact ? GpuMesh::OutputState::DiffersAtList : GpuMesh::OutputState::DiffersAnywhere;
 
     GpuRun result;
     uint64_t ticks[2] = {0, 0};

@@ -21,7 +21,9 @@ namespace sculptflow {
 // A mesh's positions on the GPU, in voxels: the undeformed input, the deformed
 // output (both tightly packed float xyz, 12 bytes a vertex) and, once a run has
 // asked for them, per-vertex statistics (16 bytes a vertex); and the compaction
-// scratch (8 bytes a vertex, see DeformScratch), allocated with the mesh.
+// scratch with the vertices in spatial blocks (12 bytes a vertex, see
+// DeformScratch), allocated with the mesh. Only runs write the output: a run
+// rewrites just the vertices it or the run before it solved.
 class GpuMesh {
 public:
     GpuMesh(Context& context, std::span<const glm::vec3> positions);
@@ -39,8 +41,13 @@ private:
     friend class GpuSolver;
     const GpuBuffer& statisticsBuffer(Context& context);
 
+    // Where the output may differ from the input: nowhere (as uploaded), only at
+    // the last run's active list (the scratch holds it), or anywhere.
+    enum class OutputState { EqualsInput, DiffersAtList, DiffersAnywhere };
+
     size_t vertexCount_;
     Bounds bounds_; // of the input, voxels
+    OutputState outputState_ = OutputState::EqualsInput;
     GpuBuffer input_;
     GpuBuffer output_;
     GpuBuffer statistics_;

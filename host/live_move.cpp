@@ -199,7 +199,9 @@ void LiveMove::createDescriptors(const RendererMesh& mesh) {
                                                     {noStatistics_.handle(), 0, VK_WHOLE_SIZE},
                                                     deformScratch_.buffers()[0],
                                                     deformScratch_.buffers()[1],
-                                                    deformScratch_.buffers()[2]};
+                                                    deformScratch_.buffers()[2],
+                                                    deformScratch_.buffers()[3],
+                                                    deformScratch_.buffers()[4]};
     static_assert(std::size(deformBuffers) == kDeformBindingCount);
     VkWriteDescriptorSet writes[kDeformBindingCount + 4];
     for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
@@ -252,7 +254,7 @@ void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) {
         probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
     }
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
-    buildDeformPipelines(deformPipelines_, kernel, false, /*compacted=*/true);
+    buildDeformPipelines(deformPipelines_, kernel, false, &deformScratch_);
 
     toolSettings_ = tools;
     posesA_.assign(posesA.begin(), posesA.end());

@@ -19,8 +19,16 @@ layout(constant_id = 4) const uint affineTools = 0u; // bit i: tools[i] is affin
 //      counted per bin;
 //   2: scan the bin counts into cursors and write the indirect dispatch arguments;
 //   3: scatter the active vertices into the active list, bin by bin;
-//   4: integrate the active list only (vkCmdDispatchIndirect).
+//   4: integrate the active list only (vkCmdDispatchIndirect);
+//   5: copy the input over the output at the vertices of the last run's list;
+//   6: list the vertex blocks that passes 1 and 3 visit, with their dispatch arguments.
 layout(constant_id = 5) const int pass = 0;
+// Passes 1 and 3 walk the blocks that pass 6 listed, a workgroup a block: the mesh's
+// vertices in the order of binding 7 (blocks of kBlockVertices, Morton order), each
+// block with a bounding sphere in binding 8. Pass 6 lists only the blocks in reach,
+// unless statistics are written: culled vertices are written only then (the
+// caller keeps the output equal to the input elsewhere, with pass 5).
+layout(constant_id = 6) const bool sortedBlocks = false;
 
 #include "sculptflow/layout.glsl"
 
@@ -37,21 +45,30 @@ layout(std430, set = 0, binding = 2) writeonly buffer OutputPositions { float ou
 // flags, accepted steps, rejected steps, evaluations per vertex; bound only with writeStatistics.
 layout(std430, set = 0, binding = 3) writeonly buffer Statistics { uvec4 statistics[]; };
 
-// Compaction scratch (passes 1-4), host/deform_recorder.hpp DeformScratch: a bin code
-// per vertex (indexed by vertex), the active list, and the counters.
+// Compaction scratch (passes 1-6), host/deform_recorder.hpp DeformScratch: a bin code
+// per vertex (without sortedBlocks), the active list, and the counters.
 layout(std430, set = 0, binding = 4) buffer VertexBins { uint vertexBins[]; };
 layout(std430, set = 0, binding = 5) buffer ActiveList { uint activeList[]; };
 // [0, 3 × kMaxSlices): VkDispatchIndirectCommand per slice of the list; then the
-// active count, the bin counts and the bin cursors.
+// active count, the bin counts, the bin cursors, the VkDispatchIndirectCommand of
+// the listed blocks and their list.
 layout(std430, set = 0, binding = 6) buffer Counters { uint counters[]; };
+// With sortedBlocks: the vertices block by block, and each block's sphere (xyz centre, w radius).
+layout(std430, set = 0, binding = 7) readonly buffer VertexOrder { uint vertexOrder[]; };
+layout(std430, set = 0, binding = 8) readonly buffer BlockSpheres { vec4 blockSpheres[]; };
 
 const uint kBinCount = 16u;
-const uint kVerticesPerLane = 32u; // passes 1 and 3; kDeformVerticesPerLane in deform_recorder.hpp
+// Passes 1 and 3: vertices per lane, and a workgroup's 64 times as many (a vertex
+// block with sortedBlocks): kDeformVerticesPerLane, kDeformBlockVertices in deform_recorder.hpp.
+const uint kVerticesPerLane = sortedBlocks ? 8u : 32u;
+const uint kBlockVertices = 64u * kVerticesPerLane;
 const uint kCulledBin = 0xffffffffu;
 const uint kMaxSlices = 64u;            // keep equal to kDeformMaxSlices in deform_recorder.hpp
 const uint kActiveCountAt = 3u * kMaxSlices;
 const uint kBinCountsAt = kActiveCountAt + 1u;
 const uint kBinCursorsAt = kBinCountsAt + kBinCount;
+const uint kBlockArgumentsAt = kBinCursorsAt + kBinCount;
+const uint kBlockListAt = kBlockArgumentsAt + 3u;
 
 layout(push_constant) uniform Push {
     SolverSettings settings;
@@ -63,11 +80,15 @@ layout(push_constant) uniform Push {
 #include "sculptflow/controller.glsl"
 #include "sculptflow/integrate.glsl"
 
-void writeVertex(uint v, VertexResult r) {
+void writePosition(uint v, vec3 position) {
     uint out0 = vertexLayout.outputOffset + v * vertexLayout.outputStride;
-    outputPositions[out0] = r.position.x;
-    outputPositions[out0 + 1] = r.position.y;
-    outputPositions[out0 + 2] = r.position.z;
+    outputPositions[out0] = position.x;
+    outputPositions[out0 + 1] = position.y;
+    outputPositions[out0 + 2] = position.z;
+}
+
+void writeVertex(uint v, VertexResult r) {
+    writePosition(v, r.position);
     if (writeStatistics) {
         statistics[v] = uvec4(r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations);
     }
@@ -119,20 +140,41 @@ void main() {
         writeVertex(v, integrateVertex(readVertex(v)));
         return;
     }
+    if (pass == 5) {
+        uint i = vertexLayout.firstVertex + local;
+        if (i >= counters[kActiveCountAt]) return;
+        uint v = activeList[i];
+        writePosition(v, readVertex(v));
+        return;
+    }
     if (pass == 0) {
         if (local >= vertexLayout.vertexCount) return;
         uint v = vertexLayout.firstVertex + local;
         writeVertex(v, integrateVertex(readVertex(v)));
         return;
     }
+    bool writeCulled = !sortedBlocks || writeStatistics;
+    if (pass == 6) {
+        uint block = gl_GlobalInvocationID.x;
+        if (block == 0u) {
+            counters[kBlockArgumentsAt + 1u] = 1u;
+            counters[kBlockArgumentsAt + 2u] = 1u;
+        }
+        if (block >= (vertexLayout.vertexCount + kBlockVertices - 1u) / kBlockVertices) return;
+        vec4 sphere = blockSpheres[block];
+        if (writeCulled || sphereInReach(sphere.xyz, sphere.w, settings.tolerance))
+            counters[kBlockListAt + atomicAdd(counters[kBlockArgumentsAt], 1u)] = block;
+        return;
+    }
     // Passes 1 and 3 are cheap per vertex, so each invocation takes
     // kVerticesPerLane of them (64 apart, so lanes stay on neighbours):
     // llvmpipe's cost per workgroup dominated them with one vertex a lane.
-    uint groupStart = gl_WorkGroupID.x * 64u * kVerticesPerLane + gl_LocalInvocationID.x;
+    uint block = sortedBlocks ? counters[kBlockListAt + gl_WorkGroupID.x] : gl_WorkGroupID.x;
+    uint groupStart = block * kBlockVertices + gl_LocalInvocationID.x;
     for (uint k = 0u; k < kVerticesPerLane; ++k) {
         uint local = groupStart + k * 64u;
         if (local >= vertexLayout.vertexCount) break;
-        uint v = vertexLayout.firstVertex + local;
+        uint v = sortedBlocks ? vertexOrder[local] : vertexLayout.firstVertex + local;
         if (pass == 1) {
             vec3 x0 = readVertex(v);
             if (allFinite(x0) && outOfReach(x0, settings.tolerance)) {
@@ -142,8 +184,12 @@ void main() {
                 r.acceptedSteps = 0u;
                 r.rejectedSteps = 0u;
                 r.evaluations = 0u;
-                writeVertex(v, r);
-                vertexBins[v] = kCulledBin;
+                if (writeCulled) writeVertex(v, r);
+                if (!sortedBlocks) vertexBins[v] = kCulledBin;
+            } else if (sortedBlocks) {
+                // Blocks are spatially tight: in block order, neighbouring lanes
+                // already do similar work, so no bins and no scatter pass.
+                activeList[atomicAdd(counters[kBinCountsAt], 1u)] = v;
             } else {
                 uint b = distanceBin(x0);
                 vertexBins[v] = b;

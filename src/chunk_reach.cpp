@@ -22,24 +22,8 @@ double kelvinletTermSpeedBound(const kernel::Tool& t, double e) {
 
 bool boxInReach(kernel::Kernel& kernel, const Bounds& box) {
     if (!finite(box.min) || !finite(box.max)) return true;
-    const glm::vec3 center = 0.5f * (box.min + box.max);
-    // Slack for float rounding between the box's and a vertex's distance.
-    const float half = 0.5f * glm::length(box.max - box.min) * 1.0001f + 1e-4f;
-    const float delta = kernel::kCullFraction * kernel.settings.tolerance;
-    float speedSum = 0.0f;
-    for (int i = 0; i < kernel.toolCount; ++i) {
-        if (kernel.tools[i].kind == kernel::kToolAffine) {
-            if (glm::length(center - kernel.tools[i].origin) - half <= kernel.tools[i].outerRadius) return true;
-            continue;
-        }
-        const kernel::Tool& t = kernel.tools[i];
-        if (t.grabLoad == glm::vec3(0.0f) && t.twistLoad == glm::vec3(0.0f) && t.scaleLoad == 0.0f)
-            continue; // a still Kelvinlet moves nothing, even at its tip
-        const float rho = kernel.distanceToToolPath(i, center) - half - delta;
-        if (!(rho > 0.0f)) return true;
-        speedSum += kernel.kelvinletSpeedBound(i, rho);
-    }
-    return !(speedSum <= delta);
+    return kernel.sphereInReach(0.5f * (box.min + box.max), 0.5f * glm::length(box.max - box.min),
+                                kernel.settings.tolerance);
 }
 
 bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box) {

@@ -1,5 +1,6 @@
 // The GPU solver on lavapipe (or any Vulkan device) against the CPU reference,
 // the ground truth, hostile fields and bad input; validation layers on throughout.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -307,6 +308,53 @@ TEST_F(GpuSolverTest, CompactedPathCullsExactlyAndMatchesTheUncompactedOne) {
     solver().run(mesh, move, options, false);
     solver().run(mesh, move, options, false);
     EXPECT_EQ(mesh.readPositions(), gpu.positions);
+}
+
+
+// Without statistics the compacted path leaves culled vertices unwritten and
+// restores, before solving, the vertices the mesh's last run solved. Two moves
+// whose reaches do not overlap, one after the other on one mesh, must give
+// what the second gives alone; so must a run after an uncompacted one.
+TEST_F(GpuSolverTest, RunsOnOneMeshRestoreWhatTheLastRunMoved) {
+    const Move first = moveToolMotion(defaultStroke());
+    Move second = first;
+    second.tools[0].origin += glm::dvec3(400.0 * first.tools[0].outerRadius, 0.0, 0.0);
+    std::vector<glm::vec3> start = randomBall(first.tools[0], 3000, 31);
+    for (const glm::vec3& p : randomBall(second.tools[0], 3000, 32)) start.push_back(p);
+    std::mt19937 random(33); // interleave the two balls
+    std::shuffle(start.begin(), start.end(), random);
+    const SolverOptions options;
+
+    GpuMesh alone(context(), start);
+    solver().run(alone, second, options, false);
+    const std::vector<glm::vec3> expected = alone.readPositions();
+    size_t firstBallKept = 0, secondBallMoved = 0;
+    for (size_t i = 0; i < start.size(); ++i) {
+        const bool unchanged = std::memcmp(&expected[i], &start[i], sizeof(glm::vec3)) == 0;
+        if (glm::distance(glm::dvec3(start[i]), first.tools[0].origin) <
+            glm::distance(glm::dvec3(start[i]), second.tools[0].origin))
+            firstBallKept += unchanged;
+        else
+            secondBallMoved += !unchanged;
+    }
+    ASSERT_EQ(firstBallKept, 3000u) << "the second move culls the first ball";
+    ASSERT_GE(secondBallMoved, 2900u) << "the second move moves its own ball";
+
+    GpuMesh mesh(context(), start);
+    solver().run(mesh, first, options, false);
+    const std::vector<glm::vec3> afterFirst = mesh.readPositions();
+    size_t firstMoved = 0;
+    for (size_t i = 0; i < start.size(); ++i)
+        firstMoved += std::memcmp(&afterFirst[i], &start[i], sizeof(glm::vec3)) != 0;
+    ASSERT_GE(firstMoved, 2900u);
+    solver().run(mesh, second, options, false);
+    EXPECT_EQ(mesh.readPositions(), expected) << "after a compacted run";
+
+    solver().setCompaction(false);
+    solver().run(mesh, first, options, false);
+    solver().setCompaction(true);
+    solver().run(mesh, second, options, false);
+    EXPECT_EQ(mesh.readPositions(), expected) << "after an uncompacted run";
 }
 
 } // namespace

@@ -163,3 +163,29 @@ bool outOfReach(vec3 x0, float tolerance) {
     }
     return !reached && speedSum <= delta;
 }
+
+// False only when outOfReach holds at every point within `radius` of `centre`:
+// its form for a block of vertices or a chunk. Each point of the sphere is at
+// least the centre's distance minus the radius from a tool's path and from an
+// affine tool's origin, and the Kelvinlet speed bound falls with distance; the
+// distances get a slack for the float rounding between the centre's and a
+// vertex's. A non-finite sphere is in reach; a still Kelvinlet reaches nothing.
+bool sphereInReach(vec3 centre, float radius, float tolerance) {
+    float delta = kCullFraction * tolerance;
+    float speedSum = 0.0f;
+    bool reached = !all(lessThan(abs(vec4(centre, radius)), vec4(3.0e38f)));
+    for (int i = 0; i < toolCount; ++i) {
+        if (toolIsAffine(i)) {
+            float dist = length(centre - tools[i].origin);
+            reached = reached || dist * 0.9999f - radius * 1.0001f - 1.0e-4f <= tools[i].outerRadius;
+        } else if (tools[i].grabLoad != vec3(0.0f) || tools[i].twistLoad != vec3(0.0f) || tools[i].scaleLoad != 0.0f) {
+            float rho = distanceToToolPath(i, centre) * 0.9999f - radius * 1.0001f - 1.0e-4f - delta;
+            if (rho > 0.0f) {
+                speedSum += kelvinletSpeedBound(i, rho);
+            } else {
+                reached = true;
+            }
+        }
+    }
+    return reached || !(speedSum <= delta);
+}
