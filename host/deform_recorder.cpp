@@ -25,7 +25,7 @@ uint32_t blockCount(uint32_t vertexCount) { return (vertexCount + kDeformBlockVe
 VkDeviceSize listBytes(uint32_t vertexCount) { return std::max<VkDeviceSize>(4 * VkDeviceSize(vertexCount), 16); }
 
 // The variant of one pass: the passes that do not integrate ignore the method,
-// the scan, scatter and restore the tools too, so kernels share them.
+// the scan and scatter the tools too, so kernels share them.
 DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     variant.pass = pass;
     variant.sortedBlocks = sortedBlocks && (pass == kDeformPassMark || pass == kDeformPassScatter || pass == kDeformPassBlocks);
@@ -33,7 +33,7 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
         variant.method = DeformVariant{}.method;
         variant.maxIterations = DeformVariant{}.maxIterations;
     }
-    if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) {
+    if (pass == kDeformPassScan || pass == kDeformPassScatter) {
         variant.toolCount = 1;
         variant.affineTools = 0;
     }

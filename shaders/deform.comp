@@ -20,7 +20,7 @@ layout(constant_id = 4) const uint affineTools = 0u; // bit i: tools[i] is affin
 //   2: scan the bin counts into cursors and write the indirect dispatch arguments;
 //   3: scatter the active vertices into the active list, bin by bin;
 //   4: integrate the active list only (vkCmdDispatchIndirect);
-//   5: copy the input over the output at the vertices of the last run's list;
+//   5: copy the input over the output at the vertices of the last run's list that this run culls;
 //   6: list the vertex blocks that passes 1 and 3 visit, with their dispatch arguments.
 layout(constant_id = 5) const int pass = 0;
 // Passes 1 and 3 walk the blocks that pass 6 listed, a workgroup a block: the mesh's
@@ -144,7 +144,9 @@ void main() {
         uint i = vertexLayout.firstVertex + local;
         if (i >= counters[kActiveCountAt]) return;
         uint v = activeList[i];
-        writePosition(v, readVertex(v));
+        vec3 x0 = readVertex(v);
+        // This run writes the vertices it solves; only those it culls need their input back.
+        if (allFinite(x0) && outOfReach(x0, settings.tolerance)) writePosition(v, x0);
         return;
     }
     if (pass == 0) {

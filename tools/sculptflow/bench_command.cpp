@@ -449,7 +449,7 @@ void addBenchCommand(CLI::App& app) {
                     "The work-precision sweep thins the mesh to this many vertices (default 20000)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--repeats", args->repeats, "Timed runs per measurement, the best kept "
-                                                "(default: 3 below 1M vertices, 1 from 1M up)")
+                                                "(default: 3 below 1M active vertices, 1 from 1M up)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--peak-gflops", args->peakGflops,
                     "The GPU's FP32 peak in GFLOP/s (default: lavapipe threads x lanes x 2 x clock from "

@@ -22,7 +22,7 @@ std::vector<size_t> Bench::measure(const std::string& suite, const MeasureContex
                                    const SolverOptions& options, const std::vector<Backend>& backends) {
     std::vector<size_t> indices;
     std::unique_ptr<GpuMesh> mesh;
-    const int runs = repeats_ ? std::max(1, *repeats_) : (workload.vertices.size() >= 1'000'000 ? 1 : 3);
+    const int runs = repeats_ ? std::max(1, *repeats_) : (workload.activeVertices >= 1'000'000 ? 1 : 3);
     for (Backend backend : backends) {
         char key[400];
         std::snprintf(key, sizeof key, "%s|%s|%zu|%s|%g|%d|%s", context.stroke.c_str(), workload.name.c_str(),
