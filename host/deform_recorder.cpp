@@ -2,9 +2,8 @@
 #include "deform_recorder.hpp"
 
 #include <algorithm>
-#include <string>
-
 #include <cstring>
+#include <string>
 
 #include "context.hpp"
 #include "error.hpp"
@@ -28,7 +27,7 @@ VkDeviceSize listBytes(uint32_t vertexCount) { return std::max<VkDeviceSize>(4 *
 // the scan and scatter the tools too, so kernels share them.
 DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     variant.pass = pass;
-    variant.sortedBlocks = sortedBlocks && (pass == kDeformPassMark || pass == kDeformPassScatter || pass == kDeformPassBlocks);
+    variant.sortedBlocks = sortedBlocks && (pass == kDeformPassMark || pass == kDeformPassBlocks);
     if (pass != kDeformPassSolveRange && pass != kDeformPassSolveList) {
         variant.method = DeformVariant{}.method;
         variant.maxIterations = DeformVariant{}.maxIterations;
@@ -154,7 +153,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
         throw Error("recordDeform: " + std::to_string(count) + " vertices need more than " +
                     std::to_string(kDeformMaxSlices) + " indirect dispatches");
 
-    // Mark and scatter: over the range, or over the blocks the blocks pass listed.
+    // The mark: over the range, or over the blocks that the blocks pass listed.
     auto overBlocks = [&](int pass) {
         if (!sorted) return overRange(pass);
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
@@ -177,7 +176,8 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
                           VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                       VK_ACCESS_TRANSFER_WRITE_BIT | kShaderAccesses | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
     };
-    // The list, its count and its dispatch arguments as the last run's scan and scatter left them.
+    // Over the active list: its count and dispatch arguments are the scan's (for the
+    // restore, the last run's scan's).
     auto overList = [&](int pass) {
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                           pipelines.pipeline(passVariant(variant, pass, sorted)));

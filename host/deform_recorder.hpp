@@ -95,11 +95,13 @@ private:
 // must be < scratch->vertexCount(). Without `scratch`: one pass over the range,
 // culling per vertex in the solver.
 //
-// With a scratch that has blocks, the range must be the whole mesh, and culled
-// vertices are written only with statistics: the caller keeps the output equal
-// to the input outside the vertices a run solves. `restoreList` first copies the
-// input over the output at the vertices the last run through this scratch
-// solved (its list), which does that for the output that run wrote.
+// With a scratch that has blocks, the range must be the whole mesh: a pass lists
+// the blocks in reach and the cull visits only those, appending the active
+// vertices to the list in block order (spatially coherent, so no bins). Culled
+// vertices are then written only with statistics: the caller keeps the output
+// equal to the input outside the vertices a run solves. `restoreList` first
+// copies the input over the output at the vertices of the last run's list (the
+// last run through this scratch) that this run culls: the others it solves.
 //
 // Records no barrier for the caller's buffers: the caller orders the tool
 // block's and the input's writes before it and the output's readers after it.

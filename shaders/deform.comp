@@ -16,14 +16,14 @@ layout(constant_id = 4) const uint affineTools = 0u; // bit i: tools[i] is affin
 // Which pass this pipeline runs (host/deform_recorder.cpp records them):
 //   0: integrate every vertex of the range (culling per vertex, as the CPU reference);
 //   1: mark: culled vertices get their input (and CULLED), the others a distance bin,
-//      counted per bin;
+//      counted per bin (with sortedBlocks: appended to the active list at once);
 //   2: scan the bin counts into cursors and write the indirect dispatch arguments;
-//   3: scatter the active vertices into the active list, bin by bin;
+//   3: scatter the active vertices into the active list, bin by bin (not with sortedBlocks);
 //   4: integrate the active list only (vkCmdDispatchIndirect);
 //   5: copy the input over the output at the vertices of the last run's list that this run culls;
-//   6: list the vertex blocks that passes 1 and 3 visit, with their dispatch arguments.
+//   6: list the vertex blocks that pass 1 visits, with their dispatch arguments.
 layout(constant_id = 5) const int pass = 0;
-// Passes 1 and 3 walk the blocks that pass 6 listed, a workgroup a block: the mesh's
+// Pass 1 walks the blocks that pass 6 listed, a workgroup a block: the mesh's
 // vertices in the order of binding 7 (blocks of kBlockVertices, Morton order), each
 // block with a bounding sphere in binding 8. Pass 6 lists only the blocks in reach,
 // unless statistics are written: culled vertices are written only then (the
@@ -59,7 +59,7 @@ layout(std430, set = 0, binding = 8) readonly buffer BlockSpheres { vec4 blockSp
 
 const uint kBinCount = 16u;
 // Passes 1 and 3: vertices per lane, and a workgroup's 64 times as many (a vertex
-// block with sortedBlocks): kDeformVerticesPerLane, kDeformBlockVertices in deform_recorder.hpp.
+// block with sortedBlocks): kDeformVerticesPerLane and kDeformBlockVertices in deform_recorder.hpp.
 const uint kVerticesPerLane = sortedBlocks ? 8u : 32u;
 const uint kBlockVertices = 64u * kVerticesPerLane;
 const uint kCulledBin = 0xffffffffu;
