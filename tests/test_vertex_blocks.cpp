@@ -80,7 +80,9 @@ TEST(VertexBlocks, BlocksOutOfReachHoldOnlyCulledVertices) {
         for (size_t i = b * 512; i < std::min(points.size(), b * 512 + 512); ++i) {
             const bool culled = k.outOfReach(points[blocks.order[i]], k.settings.tolerance);
             culledVertices += culled;
-            if (skip) ASSERT_TRUE(culled) << "block " << b << ", vertex " << blocks.order[i];
+            if (skip) {
+                ASSERT_TRUE(culled) << "block " << b << ", vertex " << blocks.order[i];
+            }
         }
     }
     // Most of the cube is out of reach, and most of that in blocks skipped whole.
