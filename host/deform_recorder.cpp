@@ -107,9 +107,11 @@ void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kern
     const bool sorted = scratch->sortedBlocks();
     for (int pass : {kDeformPassMark, kDeformPassScan, kDeformPassSolveList})
         pipelines.pipeline(passVariant(variant, pass, sorted));
-    for (int pass : sorted ? std::initializer_list<int>{kDeformPassBlocks, kDeformPassRestore}
-                           : std::initializer_list<int>{kDeformPassScatter})
-        pipelines.pipeline(passVariant(variant, pass, sorted));
+    if (!sorted) {
+        pipelines.pipeline(passVariant(variant, kDeformPassScatter, false));
+        return;
+    }
+    for (int pass : {kDeformPassBlocks, kDeformPassRestore}) pipelines.pipeline(passVariant(variant, pass, true));
 }
 
 void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipelines& pipelines,
