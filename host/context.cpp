@@ -72,14 +72,7 @@ Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBu
         VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
         app.pApplicationName = "sculptflow";
         app.apiVersion = VK_API_VERSION_1_2;
-        VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-        messengerInfo.messageSeverity = VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT |
-                                        VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-        messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-        messengerInfo.pfnUserCallback = &Context::onMessage;
-        messengerInfo.pUserData = this;
+        VkDebugUtilsMessengerCreateInfoEXT messengerInfo = validationMessengerInfo(&Context::onMessage, this);
         const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
         info.pApplicationInfo = &app;

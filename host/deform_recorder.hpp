@@ -41,10 +41,10 @@ constexpr int kDeformPassBlocks = 6;     // list the vertex blocks that mark and
 constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp
 constexpr uint32_t kDeformMaxSlices = 64; // kMaxSlices: indirect dispatches over one list
 constexpr uint32_t kDeformVerticesPerLane = 32; // kVerticesPerLane: passes 1 and 3 over a range
-// A vertex block: passes 1 and 3 with sorted blocks take one a workgroup, 8 vertices a
-// lane. Small blocks fit the reach closely; the passes' cost is per listed block.
+// A vertex block: the mark pass with sorted blocks takes one a workgroup, 8 vertices a
+// lane. Small blocks fit the reach closely; its cost is per listed block.
 constexpr uint32_t kDeformBlockVertices = kDeformWorkgroupSize * 8; // kBlockVertices with sortedBlocks
-// Mark and scatter take a workgroup a listed block, in one indirect dispatch of at
+// The mark takes a workgroup a listed block, in one indirect dispatch of at
 // most 65,535 workgroups (the least maxComputeWorkGroupCount[0] Vulkan allows).
 constexpr uint32_t kDeformMaxBlockVertices = 65535 * kDeformBlockVertices;
 

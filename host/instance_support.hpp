@@ -14,6 +14,11 @@ bool hasInstanceLayer(const char* name);
 // Whether `layer` (or the implementation, for null) offers this instance extension.
 bool hasInstanceExtension(const char* layer, const char* name);
 
+// A debug messenger for warnings and errors of every type (general, validation,
+// performance), calling `callback` with `userData`.
+VkDebugUtilsMessengerCreateInfoEXT validationMessengerInfo(PFN_vkDebugUtilsMessengerCallbackEXT callback,
+                                                           void* userData);
+
 // Lower is better: discrete GPUs first, CPU implementations such as lavapipe last.
 int deviceTypeRank(VkPhysicalDeviceType type);
 

@@ -18,12 +18,12 @@
 #include "mesh_frag_spirv.h"
 #include "mesh_vert_spirv.h"
 #include "pipeline_objects.hpp"
+#include "render_target.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 namespace {
 
-constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB; // the hardware encodes linear light
 constexpr uint32_t kSupersample = 2;                         // per axis; averaged on readback
 constexpr uint64_t kFenceTimeoutNs = 300ull * 1000 * 1000 * 1000;
 constexpr float kFieldOfViewY = glm::radians(30.0f);
@@ -86,67 +86,6 @@ std::vector<glm::vec3> drawablePositions(const MeshView& view) {
         if (!isFinite(out[i]) && count[i]) out[i] = sum[i] / float(count[i]);
     return out;
 }
-
-VkFormat chooseDepthFormat(VkPhysicalDevice device) {
-    for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
-        VkFormatProperties properties;
-        vkGetPhysicalDeviceFormatProperties(device, format, &properties);
-        if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
-    }
-    throw Error("render: the device has no depth attachment format");
-}
-
-// The images and framebuffer of one render, destroyed with it.
-struct RenderTarget {
-    VkDevice device = VK_NULL_HANDLE;
-    VkImage images[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE}; // colour, depth
-    VkDeviceMemory memory[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
-    VkImageView views[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};
-    VkFramebuffer framebuffer = VK_NULL_HANDLE;
-
-    RenderTarget(const Context& context, uint32_t width, uint32_t height, VkFormat depthFormat, VkRenderPass pass)
-        : device(context.device()) {
-        const VkFormat formats[2] = {kColorFormat, depthFormat};
-        const VkImageUsageFlags usages[2] = {VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT,
-                                             VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT};
-        const VkImageAspectFlags aspects[2] = {VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_ASPECT_DEPTH_BIT};
-        for (int i = 0; i < 2; ++i) {
-            const VkImageCreateInfo info{.sType = VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO, .imageType = VK_IMAGE_TYPE_2D,
-                                         .format = formats[i], .extent = {width, height, 1}, .mipLevels = 1,
-                                         .arrayLayers = 1, .samples = VK_SAMPLE_COUNT_1_BIT,
-                                         .tiling = VK_IMAGE_TILING_OPTIMAL, .usage = usages[i],
-                                         .sharingMode = VK_SHARING_MODE_EXCLUSIVE,
-                                         .initialLayout = VK_IMAGE_LAYOUT_UNDEFINED};
-            SF_VK_CHECK(vkCreateImage(device, &info, nullptr, &images[i]));
-            VkMemoryRequirements requirements;
-            vkGetImageMemoryRequirements(device, images[i], &requirements);
-            const VkMemoryAllocateInfo allocation{
-                .sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO, .allocationSize = requirements.size,
-                .memoryTypeIndex =
-                    context.memoryType(requirements.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)};
-            SF_VK_CHECK(vkAllocateMemory(device, &allocation, nullptr, &memory[i]));
-            SF_VK_CHECK(vkBindImageMemory(device, images[i], memory[i], 0));
-            const VkImageViewCreateInfo viewInfo{.sType = VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO, .image = images[i],
-                                                 .viewType = VK_IMAGE_VIEW_TYPE_2D, .format = formats[i],
-                                                 .subresourceRange = {aspects[i], 0, 1, 0, 1}};
-            SF_VK_CHECK(vkCreateImageView(device, &viewInfo, nullptr, &views[i]));
-        }
-        const VkFramebufferCreateInfo info{.sType = VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO, .renderPass = pass,
-                                           .attachmentCount = 2, .pAttachments = views, .width = width,
-                                           .height = height, .layers = 1};
-        SF_VK_CHECK(vkCreateFramebuffer(device, &info, nullptr, &framebuffer));
-    }
-    ~RenderTarget() {
-        if (framebuffer) vkDestroyFramebuffer(device, framebuffer, nullptr);
-        for (int i = 0; i < 2; ++i) {
-            if (views[i]) vkDestroyImageView(device, views[i], nullptr);
-            if (images[i]) vkDestroyImage(device, images[i], nullptr);
-            if (memory[i]) vkFreeMemory(device, memory[i], nullptr);
-        }
-    }
-    RenderTarget(const RenderTarget&) = delete;
-    RenderTarget& operator=(const RenderTarget&) = delete;
-};
 
 } // namespace
 
@@ -223,42 +162,12 @@ std::vector<glm::vec3> vertexNormals(std::span<const glm::vec3> positions, std::
 MeshRenderer::MeshRenderer(Context& context) : context_(context) {
     VkDevice device = context.device();
     try {
-        uint32_t familyCount = 0;
-        vkGetPhysicalDeviceQueueFamilyProperties(context.physicalDevice(), &familyCount, nullptr);
-        std::vector<VkQueueFamilyProperties> families(familyCount);
-        vkGetPhysicalDeviceQueueFamilyProperties(context.physicalDevice(), &familyCount, families.data());
-        if (!(families.at(context.queueFamily()).queueFlags & VK_QUEUE_GRAPHICS_BIT))
+        if (!(context.queueFlags() & VK_QUEUE_GRAPHICS_BIT))
             throw Error("render: the queue of " + context.deviceName() + " has no graphics support");
         depthFormat_ = chooseDepthFormat(context.physicalDevice());
         vertexShader_ = createShaderModule(device, k_mesh_vert_spirv);
         fragmentShader_ = createShaderModule(device, k_mesh_frag_spirv);
-
-        // Colour is kept for the copy to the host; depth is only needed while drawing.
-        const VkAttachmentDescription attachments[2] = {
-            {0, kColorFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
-             VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
-             VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
-            {0, depthFormat_, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE,
-             VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
-             VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}};
-        const VkAttachmentReference colorRef{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
-        const VkAttachmentReference depthRef{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
-        const VkSubpassDescription subpass{.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS,
-                                           .colorAttachmentCount = 1, .pColorAttachments = &colorRef,
-                                           .pDepthStencilAttachment = &depthRef};
-        const VkPipelineStageFlags attachmentStages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
-                                                      VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
-                                                      VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
-        const VkSubpassDependency dependencies[2] = {
-            {VK_SUBPASS_EXTERNAL, 0, attachmentStages, attachmentStages, 0,
-             VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT, 0},
-            {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
-             VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
-        const VkRenderPassCreateInfo passInfo{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO,
-                                              .attachmentCount = 2, .pAttachments = attachments,
-                                              .subpassCount = 1, .pSubpasses = &subpass,
-                                              .dependencyCount = 2, .pDependencies = dependencies};
-        SF_VK_CHECK(vkCreateRenderPass(device, &passInfo, nullptr, &renderPass_));
+        renderPass_ = createMeshRenderPass(device, depthFormat_);
 
         const VkShaderStageFlags pushStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
         const VkPushConstantRange push{pushStages, 0, sizeof(MeshPushConstants)};
@@ -266,50 +175,13 @@ MeshRenderer::MeshRenderer(Context& context) : context_(context) {
                                                     .pushConstantRangeCount = 1, .pPushConstantRanges = &push};
         SF_VK_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_));
 
-        const VkPipelineShaderStageCreateInfo stages[2] = {
-            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
-             .module = vertexShader_, .pName = "main"},
-            {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_FRAGMENT_BIT,
-             .module = fragmentShader_, .pName = "main"}};
         const VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
         const VkVertexInputAttributeDescription attributes[3] = {
             {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, position)},
             {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, normal)},
             {2, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, color)}};
-        const VkPipelineVertexInputStateCreateInfo vertexInput{
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO, .vertexBindingDescriptionCount = 1,
-            .pVertexBindingDescriptions = &binding, .vertexAttributeDescriptionCount = 3,
-            .pVertexAttributeDescriptions = attributes};
-        const VkPipelineInputAssemblyStateCreateInfo assembly{
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO,
-            .topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST};
-        const VkPipelineViewportStateCreateInfo viewport{.sType = VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO,
-                                                         .viewportCount = 1, .scissorCount = 1};
-        // No culling: open meshes show both sides, and the shader lights the side in view.
-        const VkPipelineRasterizationStateCreateInfo raster{
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO, .polygonMode = VK_POLYGON_MODE_FILL,
-            .cullMode = VK_CULL_MODE_NONE, .frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE, .lineWidth = 1.0f};
-        const VkPipelineMultisampleStateCreateInfo multisample{
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO,
-            .rasterizationSamples = VK_SAMPLE_COUNT_1_BIT};
-        const VkPipelineDepthStencilStateCreateInfo depth{
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO, .depthTestEnable = VK_TRUE,
-            .depthWriteEnable = VK_TRUE, .depthCompareOp = VK_COMPARE_OP_LESS};
-        const VkPipelineColorBlendAttachmentState blendAttachment{
-            .colorWriteMask = VK_COLOR_COMPONENT_R_BIT | VK_COLOR_COMPONENT_G_BIT | VK_COLOR_COMPONENT_B_BIT |
-                              VK_COLOR_COMPONENT_A_BIT};
-        const VkPipelineColorBlendStateCreateInfo blend{
-            .sType = VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO, .attachmentCount = 1,
-            .pAttachments = &blendAttachment};
-        const VkDynamicState dynamicStates[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-        const VkPipelineDynamicStateCreateInfo dynamic{.sType = VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO,
-                                                       .dynamicStateCount = 2, .pDynamicStates = dynamicStates};
-        const VkGraphicsPipelineCreateInfo info{
-            .sType = VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, .stageCount = 2, .pStages = stages,
-            .pVertexInputState = &vertexInput, .pInputAssemblyState = &assembly, .pViewportState = &viewport,
-            .pRasterizationState = &raster, .pMultisampleState = &multisample, .pDepthStencilState = &depth,
-            .pColorBlendState = &blend, .pDynamicState = &dynamic, .layout = layout_, .renderPass = renderPass_};
-        SF_VK_CHECK(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
+        pipeline_ = createMeshPipeline(device, {vertexShader_, fragmentShader_, {&binding, 1}, attributes, layout_,
+                                                renderPass_});
 
         const VkCommandPoolCreateInfo poolInfo{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                                .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
@@ -378,7 +250,7 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
     GpuBuffer readback(context_, VkDeviceSize(w) * h * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
     std::memcpy(vertexBuffer.mapped(), vertices.data(), vertices.size() * sizeof(Vertex));
     std::memcpy(indexBuffer.mapped(), indices.data(), indices.size() * 4);
-    RenderTarget target(context_, w, h, depthFormat_, renderPass_);
+    RenderTarget target(context_, {w, h}, depthFormat_, renderPass_);
 
     SF_VK_CHECK(vkResetCommandBuffer(commands_, 0));
     const VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -389,7 +261,7 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
     clearValues[0].color = {{clear.r, clear.g, clear.b, 1.0f}};
     clearValues[1].depthStencil = {1.0f, 0};
     const VkRenderPassBeginInfo passBegin{.sType = VK_STRUCTURE_TYPE_RENDER_PASS_BEGIN_INFO,
-                                          .renderPass = renderPass_, .framebuffer = target.framebuffer,
+                                          .renderPass = renderPass_, .framebuffer = target.framebuffer(),
                                           .renderArea = {{0, 0}, {w, h}}, .clearValueCount = 2,
                                           .pClearValues = clearValues};
     vkCmdBeginRenderPass(commands_, &passBegin, VK_SUBPASS_CONTENTS_INLINE);
@@ -417,7 +289,7 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
     vkCmdEndRenderPass(commands_);
     const VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                    .imageExtent = {w, h, 1}};
-    vkCmdCopyImageToBuffer(commands_, target.images[0], VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.handle(), 1,
+    vkCmdCopyImageToBuffer(commands_, target.colorImage(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.handle(), 1,
                            &region);
     const VkMemoryBarrier toHost{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                  .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,

@@ -22,4 +22,21 @@ struct ComputeLayouts {
 ComputeLayouts createComputeLayouts(VkDevice device, std::span<const VkDescriptorType> bindings,
                                     uint32_t pushBytes);
 
+// What differs between the mesh-drawing pipelines: their shaders, vertex input,
+// layout and render pass (createMeshRenderPass).
+struct MeshPipelineInfo {
+    VkShaderModule vertexShader = VK_NULL_HANDLE;
+    VkShaderModule fragmentShader = VK_NULL_HANDLE;
+    std::span<const VkVertexInputBindingDescription> bindings;
+    std::span<const VkVertexInputAttributeDescription> attributes;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkRenderPass renderPass = VK_NULL_HANDLE;
+};
+
+// A triangle-list graphics pipeline with what every mesh draw here shares: no
+// culling (open meshes show both sides; the shaders light the side in view),
+// depth test and write with LESS, one opaque colour attachment, and dynamic
+// viewport and scissor (so a resize rebuilds no pipeline).
+VkPipeline createMeshPipeline(VkDevice device, const MeshPipelineInfo& info);
+
 } // namespace sculptflow

@@ -15,6 +15,7 @@
 #include <volk.h>
 
 #include "context.hpp"
+#include "instance_support.hpp"
 #include "shader_compiler.hpp"
 
 namespace sculptflow::test {
@@ -46,20 +47,13 @@ public:
 #endif
     explicit TestRenderer(bool synchronizationValidation = kSynchronizationValidation) {
         SF_TEST_VK(volkInitialize());
-        const char* layer = "VK_LAYER_KHRONOS_validation";
+        const char* layer = kValidationLayer;
         const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
         const VkValidationFeatureEnableEXT enables[] = {VK_VALIDATION_FEATURE_ENABLE_SYNCHRONIZATION_VALIDATION_EXT};
         VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
         features.enabledValidationFeatureCount = synchronizationValidation ? 1 : 0;
         features.pEnabledValidationFeatures = enables;
-        VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-        messengerInfo.messageSeverity =
-            VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-        messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                                    VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                                    VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-        messengerInfo.pfnUserCallback = &TestRenderer::onMessage;
-        messengerInfo.pUserData = this;
+        VkDebugUtilsMessengerCreateInfoEXT messengerInfo = validationMessengerInfo(&TestRenderer::onMessage, this);
         messengerInfo.pNext = &features;
         VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
         app.apiVersion = VK_API_VERSION_1_2;

@@ -12,11 +12,10 @@
 
 namespace sculptflow {
 class Context;
-}
+class RenderTarget;
+} // namespace sculptflow
 
 namespace sculptflow::viewer {
-
-class RenderTarget;
 
 // Copies the target's colour image (TRANSFER_SRC_OPTIMAL, after a frame's render
 // pass) to the host: records into a command buffer from `pool`, submits it to the

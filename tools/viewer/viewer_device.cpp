@@ -53,14 +53,7 @@ ViewerDevice::ViewerDevice(bool validation, std::span<const char* const> windowE
     VkValidationFeaturesEXT features{VK_STRUCTURE_TYPE_VALIDATION_FEATURES_EXT};
     features.enabledValidationFeatureCount = 1;
     features.pEnabledValidationFeatures = enabledFeatures;
-    VkDebugUtilsMessengerCreateInfoEXT messengerInfo{VK_STRUCTURE_TYPE_DEBUG_UTILS_MESSENGER_CREATE_INFO_EXT};
-    messengerInfo.messageSeverity =
-        VK_DEBUG_UTILS_MESSAGE_SEVERITY_WARNING_BIT_EXT | VK_DEBUG_UTILS_MESSAGE_SEVERITY_ERROR_BIT_EXT;
-    messengerInfo.messageType = VK_DEBUG_UTILS_MESSAGE_TYPE_GENERAL_BIT_EXT |
-                                VK_DEBUG_UTILS_MESSAGE_TYPE_VALIDATION_BIT_EXT |
-                                VK_DEBUG_UTILS_MESSAGE_TYPE_PERFORMANCE_BIT_EXT;
-    messengerInfo.pfnUserCallback = &ViewerDevice::onMessage;
-    messengerInfo.pUserData = this;
+    VkDebugUtilsMessengerCreateInfoEXT messengerInfo = validationMessengerInfo(&ViewerDevice::onMessage, this);
     if (validation) {
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
         if (!hasInstanceExtension(kValidationLayer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))

@@ -1,4 +1,4 @@
-// The offscreen colour and depth images and their framebuffer.
+// The offscreen colour and depth images, their framebuffer and render pass.
 #include "render_target.hpp"
 
 #include <string>
@@ -7,7 +7,16 @@
 #include "error.hpp"
 #include "vulkan_check.hpp"
 
-namespace sculptflow::viewer {
+namespace sculptflow {
+namespace {
+
+constexpr VkPipelineStageFlags kAttachmentStages = VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT |
+                                                   VK_PIPELINE_STAGE_EARLY_FRAGMENT_TESTS_BIT |
+                                                   VK_PIPELINE_STAGE_LATE_FRAGMENT_TESTS_BIT;
+constexpr VkAccessFlags kAttachmentWrites =
+    VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_WRITE_BIT;
+
+} // namespace
 
 VkFormat chooseDepthFormat(VkPhysicalDevice device) {
     for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
@@ -15,7 +24,43 @@ VkFormat chooseDepthFormat(VkPhysicalDevice device) {
         vkGetPhysicalDeviceFormatProperties(device, format, &properties);
         if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
     }
-    throw Error("viewer: the device has no depth attachment format");
+    throw Error("render: the device has no depth attachment format");
+}
+
+VkRenderPass createMeshRenderPass(VkDevice device, VkFormat depthFormat) {
+    // Both attachments start UNDEFINED (cleared every frame); colour ends ready to be read by transfers.
+    const VkAttachmentDescription attachments[2] = {
+        {0, kColorFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
+         VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+         VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL},
+        {0, depthFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_DONT_CARE,
+         VK_ATTACHMENT_LOAD_OP_DONT_CARE, VK_ATTACHMENT_STORE_OP_DONT_CARE, VK_IMAGE_LAYOUT_UNDEFINED,
+         VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL}};
+    const VkAttachmentReference colorRef{0, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL};
+    const VkAttachmentReference depthRef{1, VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL};
+    VkSubpassDescription subpass{};
+    subpass.pipelineBindPoint = VK_PIPELINE_BIND_POINT_GRAPHICS;
+    subpass.colorAttachmentCount = 1;
+    subpass.pColorAttachments = &colorRef;
+    subpass.pDepthStencilAttachment = &depthRef;
+    // In: after the previous frame's attachment writes and its transfer reads of
+    // the colour image (the blit to the swapchain, a screenshot). Out: transfers
+    // read the colour image after this pass's writes.
+    const VkSubpassDependency dependencies[2] = {
+        {VK_SUBPASS_EXTERNAL, 0, kAttachmentStages | VK_PIPELINE_STAGE_TRANSFER_BIT, kAttachmentStages,
+         kAttachmentWrites, kAttachmentWrites | VK_ACCESS_DEPTH_STENCIL_ATTACHMENT_READ_BIT, 0},
+        {0, VK_SUBPASS_EXTERNAL, VK_PIPELINE_STAGE_COLOR_ATTACHMENT_OUTPUT_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+         VK_ACCESS_COLOR_ATTACHMENT_WRITE_BIT, VK_ACCESS_TRANSFER_READ_BIT, 0}};
+    VkRenderPassCreateInfo info{VK_STRUCTURE_TYPE_RENDER_PASS_CREATE_INFO};
+    info.attachmentCount = 2;
+    info.pAttachments = attachments;
+    info.subpassCount = 1;
+    info.pSubpasses = &subpass;
+    info.dependencyCount = 2;
+    info.pDependencies = dependencies;
+    VkRenderPass pass = VK_NULL_HANDLE;
+    SF_VK_CHECK(vkCreateRenderPass(device, &info, nullptr, &pass));
+    return pass;
 }
 
 RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat depthFormat, VkRenderPass renderPass)
@@ -23,7 +68,7 @@ RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat d
     const auto& limits = context.properties().limits;
     if (extent.width == 0 || extent.height == 0 || extent.width > limits.maxFramebufferWidth ||
         extent.height > limits.maxFramebufferHeight)
-        throw Error("viewer: a " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
+        throw Error("render: a " + std::to_string(extent.width) + "x" + std::to_string(extent.height) +
                     " frame is outside what the device renders (1 to " + std::to_string(limits.maxFramebufferWidth) +
                     "x" + std::to_string(limits.maxFramebufferHeight) + ")");
     try {
@@ -88,4 +133,4 @@ void RenderTarget::release() {
     }
 }
 
-} // namespace sculptflow::viewer
+} // namespace sculptflow

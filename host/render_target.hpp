@@ -1,6 +1,7 @@
-// The offscreen frame: a colour image the mesh is drawn into, its depth buffer and
-// framebuffer. Both modes draw here; windowed mode then blits it to the swapchain,
-// and screenshots read it back, so what is saved is what is shown.
+// The offscreen frame a mesh is drawn into: a colour image, its depth buffer, their
+// framebuffer and the render pass that draws them. MeshRenderer draws here and
+// reads the colour back; the viewer draws here too, then blits it to the
+// swapchain or reads it back for a screenshot, so what is saved is what is shown.
 #pragma once
 
 #include <cstdint>
@@ -8,10 +9,8 @@
 #include <volk.h>
 
 namespace sculptflow {
-class Context;
-}
 
-namespace sculptflow::viewer {
+class Context;
 
 // 8-bit sRGB RGBA: the shaders write linear light and the hardware encodes it.
 inline constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
@@ -19,8 +18,13 @@ inline constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
 // A depth format the device can render to. Throws sculptflow::Error when none.
 VkFormat chooseDepthFormat(VkPhysicalDevice device);
 
+// One subpass that clears both attachments and ends with the colour image in
+// TRANSFER_SRC_OPTIMAL; it waits for the previous frame's attachment writes and
+// transfer reads of the colour image, and transfers read the colour after it.
+VkRenderPass createMeshRenderPass(VkDevice device, VkFormat depthFormat);
+
 // Owns the two images, their memory, views and the framebuffer for `renderPass`
-// (MeshPipeline's). The colour image is left in TRANSFER_SRC_OPTIMAL after each frame.
+// (createMeshRenderPass's). The colour image is left in TRANSFER_SRC_OPTIMAL after each frame.
 class RenderTarget {
 public:
     RenderTarget(const Context& context, VkExtent2D extent, VkFormat depthFormat, VkRenderPass renderPass);
@@ -43,4 +47,4 @@ private:
     VkFramebuffer framebuffer_ = VK_NULL_HANDLE;
 };
 
-} // namespace sculptflow::viewer
+} // namespace sculptflow
