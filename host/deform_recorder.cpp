@@ -61,8 +61,9 @@ VkDeviceSize DeformScratch::bytes(uint32_t vertexCount) {
 DeformScratch::DeformScratch(Context& context, uint32_t vertexCount, std::span<const glm::vec3> blockPositions)
     : vertexCount_(vertexCount),
       sortedBlocks_(!blockPositions.empty() && vertexCount <= kDeformMaxBlockVertices),
-      bins_(context, listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the compaction scratch (bins)",
-            BufferMemory::DeviceLocal),
+      // The blocks' path appends to the list directly: its bins are a placeholder.
+      bins_(context, sortedBlocks_ ? kPlaceholderBytes : listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
+            "the compaction scratch (bins)", BufferMemory::DeviceLocal),
       list_(context, listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
             "the compaction scratch (active list)", BufferMemory::DeviceLocal),
       counters_(context, 4 * (VkDeviceSize(kCounterWords) + (sortedBlocks_ ? blockCount(vertexCount) : 0)),

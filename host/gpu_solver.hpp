@@ -21,7 +21,7 @@ namespace sculptflow {
 // A mesh's positions on the GPU, in voxels: the undeformed input, the deformed
 // output (both tightly packed float xyz, 12 bytes a vertex) and, once a run has
 // asked for them, per-vertex statistics (16 bytes a vertex); and the compaction
-// scratch with the vertices in spatial blocks (12 bytes a vertex, see
+// scratch with the vertices in spatial blocks (8 bytes a vertex, see
 // DeformScratch), allocated with the mesh. Only runs write the output: a run
 // rewrites just the vertices it or the run before it solved.
 class GpuMesh {

@@ -357,5 +357,27 @@ TEST_F(GpuSolverTest, RunsOnOneMeshRestoreWhatTheLastRunMoved) {
     EXPECT_EQ(mesh.readPositions(), expected) << "after an uncompacted run";
 }
 
+// What the README promises a GpuMesh holds: input and output (12 bytes a vertex
+// each), the blocks and the compaction list (8 together), statistics (16) only
+// once a run asks for them; allocations are rounded up, hence the slack.
+TEST_F(GpuSolverTest, MeshMemoryIsWhatTheReadmeSays) {
+    const Move move = moveToolMotion(defaultStroke());
+    const size_t count = 200'000;
+    const std::vector<glm::vec3> start = randomBall(move.tools[0], count, 41);
+    const uint64_t before = context().allocatedMemory();
+    const uint64_t slack = 64 * 1024;
+    {
+        GpuMesh mesh(context(), start);
+        const uint64_t held = context().allocatedMemory() - before;
+        EXPECT_GE(held, 32 * count);
+        EXPECT_LE(held, 32 * count + slack);
+        solver().run(mesh, move, SolverOptions{}, false);
+        EXPECT_EQ(context().allocatedMemory() - before, held) << "a run without statistics allocates nothing";
+        solver().run(mesh, move, SolverOptions{}, true);
+        EXPECT_LE(context().allocatedMemory() - before, held + 16 * count + slack);
+    }
+    EXPECT_EQ(context().allocatedMemory(), before) << "a mesh gives back all it held";
+}
+
 } // namespace
 } // namespace sculptflow
