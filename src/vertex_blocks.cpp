@@ -12,15 +12,33 @@ namespace {
 
 bool finite(const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
 
-// Spreads the low 21 bits of v so that two zero bits separate each.
-uint64_t spreadBits(uint64_t v) {
-    v &= 0x1fffff;
-    v = (v | v << 32) & 0x1f00000000ffffull;
-    v = (v | v << 16) & 0x1f0000ff0000ffull;
-    v = (v | v << 8) & 0x100f00f00f00f00full;
-    v = (v | v << 4) & 0x10c30c30c30c30c3ull;
-    v = (v | v << 2) & 0x1249249249249249ull;
+// Spreads the low 10 bits of v so that two zero bits separate each.
+uint32_t spreadBits(uint32_t v) {
+    v &= 0x3ff;
+    v = (v | v << 16) & 0x030000ffu;
+    v = (v | v << 8) & 0x0300f00fu;
+    v = (v | v << 4) & 0x030c30c3u;
+    v = (v | v << 2) & 0x09249249u;
     return v;
+}
+
+// The vertex indices sorted by code: a stable LSD radix sort of (code, index)
+// keys, 11 bits a pass, a few times faster than std::sort on millions of vertices.
+std::vector<uint32_t> sortByCode(const std::vector<uint32_t>& codes) {
+    constexpr int kBits = 11;
+    constexpr uint64_t kBuckets = 1u << kBits;
+    std::vector<uint64_t> keys(codes.size()), next(codes.size());
+    for (size_t i = 0; i < codes.size(); ++i) keys[i] = uint64_t(codes[i]) << 32 | i;
+    for (int shift = 32; shift < 64; shift += kBits) {
+        std::vector<size_t> start(kBuckets + 1, 0);
+        for (uint64_t key : keys) ++start[((key >> shift) & (kBuckets - 1)) + 1];
+        for (size_t b = 0; b < kBuckets; ++b) start[b + 1] += start[b];
+        for (uint64_t key : keys) next[start[(key >> shift) & (kBuckets - 1)]++] = key;
+        keys.swap(next);
+    }
+    std::vector<uint32_t> order(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) order[i] = uint32_t(keys[i]);
+    return order;
 }
 
 } // namespace
@@ -32,26 +50,25 @@ VertexBlocks buildVertexBlocks(std::span<const glm::vec3> positions, uint32_t bl
     glm::vec3 low(std::numeric_limits<float>::max()), high(-std::numeric_limits<float>::max());
     for (const glm::vec3& p : positions)
         if (finite(p)) low = glm::min(low, p), high = glm::max(high, p);
-    const glm::dvec3 extent = glm::max(glm::dvec3(high) - glm::dvec3(low), glm::dvec3(1e-30));
+    const glm::vec3 cellsPerUnit(1023.0 / glm::max(glm::dvec3(high) - glm::dvec3(low), glm::dvec3(1e-30)));
 
-    // Sort (code, index) pairs; non-finite positions go last, with the largest code.
-    std::vector<std::pair<uint64_t, uint32_t>> keyed(positions.size());
+    // 10 bits an axis (a 1024³ grid) is far finer than 512-vertex blocks need.
+    // Non-finite positions get the largest code, so they go last.
+    std::vector<uint32_t> codes(positions.size());
     for (size_t i = 0; i < positions.size(); ++i) {
-        uint64_t code = std::numeric_limits<uint64_t>::max();
+        uint32_t code = std::numeric_limits<uint32_t>::max();
         if (finite(positions[i])) {
-            const glm::dvec3 unit = (glm::dvec3(positions[i]) - glm::dvec3(low)) / extent;
-            const glm::u64vec3 cell = glm::u64vec3(glm::clamp(unit * 2097151.0, 0.0, 2097151.0));
+            const glm::vec3 unit = (positions[i] - low) * cellsPerUnit;
+            const glm::uvec3 cell = glm::uvec3(glm::clamp(unit, 0.0f, 1023.0f));
             code = spreadBits(cell.x) | spreadBits(cell.y) << 1 | spreadBits(cell.z) << 2;
         }
-        keyed[i] = {code, uint32_t(i)};
+        codes[i] = code;
     }
-    std::sort(keyed.begin(), keyed.end());
 
     VertexBlocks blocks;
-    blocks.order.reserve(keyed.size());
-    for (const auto& [code, index] : keyed) blocks.order.push_back(index);
-    for (size_t start = 0; start < keyed.size(); start += blockSize) {
-        const size_t end = std::min(keyed.size(), start + blockSize);
+    blocks.order = sortByCode(codes);
+    for (size_t start = 0; start < blocks.order.size(); start += blockSize) {
+        const size_t end = std::min(blocks.order.size(), start + blockSize);
         glm::dvec3 boxMin(std::numeric_limits<double>::max()), boxMax(-std::numeric_limits<double>::max());
         bool allFinite = true;
         for (size_t k = start; k < end; ++k) {
