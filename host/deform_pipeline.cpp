@@ -2,8 +2,10 @@
 #include "deform_pipeline.hpp"
 
 #include <array>
+#include <string>
 
 #include "context.hpp"
+#include "error.hpp"
 #include "deform_comp_spirv.h"
 #include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
@@ -44,6 +46,12 @@ VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
     VkPipeline built = build(module_, variant);
     pipelines_.emplace(variant, built);
     return built;
+}
+
+VkPipeline DeformPipelines::built(const DeformVariant& variant) const {
+    if (auto found = pipelines_.find(variant); found != pipelines_.end()) return found->second;
+    throw Error("deform pipeline for pass " + std::to_string(variant.pass) +
+                " was not built before recording (buildDeformPipelines)");
 }
 
 void DeformPipelines::replaceShader(std::span<const uint32_t> spirv) {

@@ -61,6 +61,9 @@ public:
     VkPipelineLayout layout() const { return layout_; }
     // Builds the variant on first use.
     VkPipeline pipeline(const DeformVariant& variant);
+    // A variant built before; throws sculptflow::Error if it was not, so that
+    // recording never compiles a pipeline (buildDeformPipelines builds ahead).
+    VkPipeline built(const DeformVariant& variant) const;
 
     // Swaps in another build of deform.comp (hot reload). Every variant built so
     // far is rebuilt from it first; if any fails, the old shader stays and this

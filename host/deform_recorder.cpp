@@ -101,10 +101,9 @@ std::array<VkDescriptorBufferInfo, 5> DeformScratch::buffers() const {
 void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kernel, bool statistics,
                           const DeformScratch* scratch) {
     const DeformVariant variant = deformVariant(kernel, statistics);
-    if (!scratch) {
-        pipelines.pipeline(passVariant(variant, kDeformPassSolveRange, false));
-        return;
-    }
+    // A caller with a scratch may still solve a range wholly in reach without it.
+    pipelines.pipeline(passVariant(variant, kDeformPassSolveRange, false));
+    if (!scratch) return;
     const bool sorted = scratch->sortedBlocks();
     for (int pass : {kDeformPassMark, kDeformPassScan, kDeformPassSolveList})
         pipelines.pipeline(passVariant(variant, pass, sorted));
@@ -115,7 +114,7 @@ void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kern
     for (int pass : {kDeformPassBlocks, kDeformPassRestore}) pipelines.pipeline(passVariant(variant, pass, true));
 }
 
-void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipelines& pipelines,
+void recordDeform(VkCommandBuffer commands, const Context& context, const DeformPipelines& pipelines,
                   const kernel::Kernel& kernel, bool statistics, const DeformBinding& binding, uint32_t first,
                   uint32_t count, const DeformScratch* scratch, bool restoreList) {
     if (count == 0) return;
@@ -129,7 +128,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
     const uint64_t end = uint64_t(first) + count;
     auto overRange = [&](int pass) {
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          pipelines.pipeline(passVariant(variant, pass, sorted)));
+                          pipelines.built(passVariant(variant, pass, sorted)));
         const uint64_t perGroup =
             uint64_t(kDeformWorkgroupSize) * (pass == kDeformPassSolveRange ? 1 : kDeformVerticesPerLane);
         const uint64_t perRangeDispatch = uint64_t(maxGroups) * perGroup;
@@ -160,7 +159,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
     auto overBlocks = [&](int pass) {
         if (!sorted) return overRange(pass);
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          pipelines.pipeline(passVariant(variant, pass, sorted)));
+                          pipelines.built(passVariant(variant, pass, sorted)));
         DeformPushConstants push{kernel.settings, binding.layout};
         push.vertexLayout.firstVertex = 0;
         push.vertexLayout.vertexCount = count;
@@ -183,7 +182,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
     // restore, the last run's scan's).
     auto overList = [&](int pass) {
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          pipelines.pipeline(passVariant(variant, pass, sorted)));
+                          pipelines.built(passVariant(variant, pass, sorted)));
         for (uint64_t slice = 0; slice < slices; ++slice) {
             DeformPushConstants push{kernel.settings, binding.layout};
             push.vertexLayout.firstVertex = uint32_t(slice * perDispatch); // into the list
@@ -211,7 +210,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipeli
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
 
     vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                      pipelines.pipeline(passVariant(variant, kDeformPassScan, sorted)));
+                      pipelines.built(passVariant(variant, kDeformPassScan, sorted)));
     DeformPushConstants scan{kernel.settings, binding.layout};
     scan.vertexLayout.firstVertex = uint32_t(slices);
     scan.vertexLayout.vertexCount = maxGroups;

@@ -83,8 +83,8 @@ private:
 
 // Records the dispatches that integrate vertices [first, first + count) of
 // `binding`: binds the pipelines and the set, pushes the settings, splits the
-// range past the device's workgroup-count limit. Allocates nothing once the
-// variants' pipelines exist (deformPipelinesFor builds them ahead).
+// range past the device's workgroup-count limit. Allocates nothing, and never
+// builds a pipeline: buildDeformPipelines must have built them (throws if not).
 //
 // With `scratch` (the default path): a cheap pass culls the range (culled
 // vertices get their input, and CULLED in the statistics), compacts the others
@@ -105,11 +105,12 @@ private:
 //
 // Records no barrier for the caller's buffers: the caller orders the tool
 // block's and the input's writes before it and the output's readers after it.
-void recordDeform(VkCommandBuffer commands, const Context& context, DeformPipelines& pipelines,
+void recordDeform(VkCommandBuffer commands, const Context& context, const DeformPipelines& pipelines,
                   const kernel::Kernel& kernel, bool statistics, const DeformBinding& binding, uint32_t first,
                   uint32_t count, const DeformScratch* scratch = nullptr, bool restoreList = false);
 
-// Builds every pipeline recordDeform needs for `kernel` with this scratch (or none).
+// Builds every pipeline recordDeform needs for `kernel`, with this scratch or
+// without one (with a scratch, both).
 void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kernel, bool statistics,
                           const DeformScratch* scratch);
 
