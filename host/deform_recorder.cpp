@@ -126,18 +126,26 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     const uint32_t maxGroups = context.properties().limits.maxComputeWorkGroupCount[0];
     const uint64_t perDispatch = uint64_t(maxGroups) * kDeformWorkgroupSize;
     const uint64_t end = uint64_t(first) + count;
-    auto overRange = [&](int pass) {
+    auto bindPass = [&](int pass) {
         vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                           pipelines.built(passVariant(variant, pass, sorted)));
+    };
+    // The settings, and the pass's meaning of VertexLayout's first and count (deform.comp).
+    auto pushLayout = [&](uint32_t layoutFirst, uint32_t layoutCount) {
+        DeformPushConstants push{kernel.settings, binding.layout};
+        push.vertexLayout.firstVertex = layoutFirst;
+        push.vertexLayout.vertexCount = layoutCount;
+        vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+    };
+    auto overRange = [&](int pass) {
+        bindPass(pass);
         const uint64_t perGroup =
             uint64_t(kDeformWorkgroupSize) * (pass == kDeformPassSolveRange ? 1 : kDeformVerticesPerLane);
         const uint64_t perRangeDispatch = uint64_t(maxGroups) * perGroup;
         for (uint64_t start = first; start < end; start += perRangeDispatch) {
-            DeformPushConstants push{kernel.settings, binding.layout};
-            push.vertexLayout.firstVertex = uint32_t(start);
-            push.vertexLayout.vertexCount = uint32_t(std::min<uint64_t>(perRangeDispatch, end - start));
-            vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
-            vkCmdDispatch(commands, uint32_t((push.vertexLayout.vertexCount + perGroup - 1) / perGroup), 1, 1);
+            const uint64_t vertices = std::min<uint64_t>(perRangeDispatch, end - start);
+            pushLayout(uint32_t(start), uint32_t(vertices));
+            vkCmdDispatch(commands, uint32_t((vertices + perGroup - 1) / perGroup), 1, 1);
         }
     };
     if (!scratch) {
@@ -158,12 +166,8 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     // The mark: over the range, or over the blocks that the blocks pass listed.
     auto overBlocks = [&](int pass) {
         if (!sorted) return overRange(pass);
-        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          pipelines.built(passVariant(variant, pass, sorted)));
-        DeformPushConstants push{kernel.settings, binding.layout};
-        push.vertexLayout.firstVertex = 0;
-        push.vertexLayout.vertexCount = count;
-        vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        bindPass(pass);
+        pushLayout(0, count);
         if (pass == kDeformPassBlocks) {
             vkCmdDispatch(commands, (blockCount(count) + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize, 1, 1);
         } else {
@@ -181,13 +185,9 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     // Over the active list: its count and dispatch arguments are the scan's (for the
     // restore, the last run's scan's).
     auto overList = [&](int pass) {
-        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          pipelines.built(passVariant(variant, pass, sorted)));
+        bindPass(pass);
         for (uint64_t slice = 0; slice < slices; ++slice) {
-            DeformPushConstants push{kernel.settings, binding.layout};
-            push.vertexLayout.firstVertex = uint32_t(slice * perDispatch); // into the list
-            push.vertexLayout.vertexCount = 0;                              // the shader reads the active count
-            vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+            pushLayout(uint32_t(slice * perDispatch), 0); // into the list; the shader reads the active count
             vkCmdDispatchIndirect(commands, scratch->counters(), slice * 3 * sizeof(uint32_t));
         }
     };
@@ -209,12 +209,8 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
 
-    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                      pipelines.built(passVariant(variant, kDeformPassScan, sorted)));
-    DeformPushConstants scan{kernel.settings, binding.layout};
-    scan.vertexLayout.firstVertex = uint32_t(slices);
-    scan.vertexLayout.vertexCount = maxGroups;
-    vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(scan), &scan);
+    bindPass(kDeformPassScan);
+    pushLayout(uint32_t(slices), maxGroups); // the slices recorded, workgroups per slice
     vkCmdDispatch(commands, 1, 1, 1);
     memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
