@@ -13,6 +13,7 @@
 #include "context.hpp"
 #include "default_case.hpp"
 #include "gpu_buffer.hpp"
+#include "context_impl.hpp"
 #include "live_move.hpp"
 #include "vulkan_check.hpp"
 
@@ -70,39 +71,40 @@ public:
         VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
         poolInfo.queueFamilyIndex = context.queueFamily();
-        SF_VK_CHECK(vkCreateCommandPool(context.device(), &poolInfo, nullptr, &pool_));
+        SF_VK_CHECK(vk_.vkCreateCommandPool(context.device(), &poolInfo, nullptr, &pool_));
         VkCommandBufferAllocateInfo info{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
         info.commandPool = pool_;
         info.commandBufferCount = 1;
-        SF_VK_CHECK(vkAllocateCommandBuffers(context.device(), &info, &commands_));
+        SF_VK_CHECK(vk_.vkAllocateCommandBuffers(context.device(), &info, &commands_));
         VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        SF_VK_CHECK(vkCreateFence(context.device(), &fenceInfo, nullptr, &fence_));
+        SF_VK_CHECK(vk_.vkCreateFence(context.device(), &fenceInfo, nullptr, &fence_));
     }
     ~Frame() {
-        vkDestroyFence(context_.device(), fence_, nullptr);
-        vkDestroyCommandPool(context_.device(), pool_, nullptr);
+        vk_.vkDestroyFence(context_.device(), fence_, nullptr);
+        vk_.vkDestroyCommandPool(context_.device(), pool_, nullptr);
     }
 
     LiveMove& live() { return *live_; }
 
     // Records and runs one frame; its GPU milliseconds.
     double run(RecordReport& report) {
-        SF_VK_CHECK(vkResetCommandBuffer(commands_, 0));
+        SF_VK_CHECK(vk_.vkResetCommandBuffer(commands_, 0));
         VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
-        SF_VK_CHECK(vkBeginCommandBuffer(commands_, &begin));
+        SF_VK_CHECK(vk_.vkBeginCommandBuffer(commands_, &begin));
         report = live_->record(commands_);
-        SF_VK_CHECK(vkEndCommandBuffer(commands_));
+        SF_VK_CHECK(vk_.vkEndCommandBuffer(commands_));
         VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &commands_;
-        SF_VK_CHECK(vkResetFences(context_.device(), 1, &fence_));
-        SF_VK_CHECK(vkQueueSubmit(context_.queue(), 1, &submit, fence_));
-        SF_VK_CHECK(vkWaitForFences(context_.device(), 1, &fence_, VK_TRUE, UINT64_MAX));
+        SF_VK_CHECK(vk_.vkResetFences(context_.device(), 1, &fence_));
+        SF_VK_CHECK(vk_.vkQueueSubmit(context_.queue(), 1, &submit, fence_));
+        SF_VK_CHECK(vk_.vkWaitForFences(context_.device(), 1, &fence_, VK_TRUE, UINT64_MAX));
         return live_->gpuMilliseconds();
     }
 
 private:
     Context& context_;
+    const VulkanFunctions& vk_ = vkFunctions(context_);
     GpuBuffer vertices_;
     std::unique_ptr<LiveMove> live_;
     VkCommandPool pool_ = VK_NULL_HANDLE;

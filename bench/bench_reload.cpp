@@ -12,7 +12,7 @@
 #include "default_case.hpp"
 #include "gpu_solver.hpp"
 #include "shader_compiler.hpp"
-#include "shader_reloader.hpp"
+#include "hot_reload.hpp"
 
 namespace sculptflow {
 namespace {

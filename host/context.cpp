@@ -1,12 +1,11 @@
-// Headless Vulkan context creation through volk, device choice, validation messages.
-#include "context.hpp"
+// Context: a headless instance and device, or a renderer's adopted; device
+// choice, entry points per Context, validation messages.
+#include "context_impl.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <optional>
 
 #include "error.hpp"
 #include "instance_support.hpp"
@@ -22,26 +21,27 @@ bool envFlag(const char* name) {
     return value && std::strcmp(value, "0") != 0 && value[0] != '\0';
 }
 
-std::optional<uint32_t> computeQueueFamily(VkPhysicalDevice device) {
+std::optional<uint32_t> computeQueueFamily(const VulkanFunctions& vk, VkPhysicalDevice device) {
     uint32_t count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(device, &count, nullptr);
     std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
+    vk.vkGetPhysicalDeviceQueueFamilyProperties(device, &count, families.data());
     for (uint32_t i = 0; i < count; ++i)
         if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) return i;
     return std::nullopt;
 }
 
-VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, const std::string& selector) {
+VkPhysicalDevice chooseDevice(const VulkanFunctions& vk, const std::vector<VkPhysicalDevice>& devices,
+                              const std::string& selector) {
     std::string available;
     std::vector<VkPhysicalDevice> usable;
     for (size_t i = 0; i < devices.size(); ++i) {
         VkPhysicalDeviceProperties p;
-        vkGetPhysicalDeviceProperties(devices[i], &p);
+        vk.vkGetPhysicalDeviceProperties(devices[i], &p);
         available += "\n  " + std::to_string(i) + ": " + p.deviceName;
         bool matches = selector.empty() || selector == std::to_string(i) ||
                        std::string(p.deviceName).find(selector) != std::string::npos;
-        if (matches && p.apiVersion >= VK_API_VERSION_1_2 && computeQueueFamily(devices[i]))
+        if (matches && p.apiVersion >= VK_API_VERSION_1_2 && computeQueueFamily(vk, devices[i]))
             usable.push_back(devices[i]);
     }
     if (usable.empty()) {
@@ -50,136 +50,208 @@ VkPhysicalDevice chooseDevice(const std::vector<VkPhysicalDevice>& devices, cons
                         : "no Vulkan 1.2 compute device matches SCULPTFLOW_DEVICE='" + selector +
                               "'; devices:" + available);
     }
-    return *std::min_element(usable.begin(), usable.end(), [](VkPhysicalDevice a, VkPhysicalDevice b) {
+    return *std::min_element(usable.begin(), usable.end(), [&](VkPhysicalDevice a, VkPhysicalDevice b) {
         VkPhysicalDeviceProperties pa, pb;
-        vkGetPhysicalDeviceProperties(a, &pa);
-        vkGetPhysicalDeviceProperties(b, &pb);
+        vk.vkGetPhysicalDeviceProperties(a, &pa);
+        vk.vkGetPhysicalDeviceProperties(b, &pb);
         return deviceTypeRank(pa.deviceType) < deviceTypeRank(pb.deviceType);
     });
 }
 
-} // namespace
+std::string versionText(uint32_t version) {
+    return std::to_string(VK_API_VERSION_MAJOR(version)) + "." + std::to_string(VK_API_VERSION_MINOR(version));
+}
 
-Context::Context(const ContextOptions& options) : memoryBudget_(options.memoryBudget) {
-    if (volkInitialize() != VK_SUCCESS)
-        throw Error("no Vulkan loader found (libvulkan.so.1); install a Vulkan driver");
+VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT, VkDebugUtilsMessageTypeFlagsEXT,
+                                         const VkDebugUtilsMessengerCallbackDataEXT* data, void* user) {
+    auto* impl = static_cast<Context::Impl*>(user);
+    std::lock_guard lock(impl->messagesMutex);
+    impl->messages.emplace_back(data && data->pMessage ? data->pMessage : "(no message)");
+    return VK_FALSE;
+}
+
+// Loads the global commands from the caller's entry point or the system loader.
+void loadLoader(Context::Impl& impl, const VulkanLoader& loader) {
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr = loader.getInstanceProcAddr;
+    if (!getInstanceProcAddr) {
+        impl.library.emplace(loader.library ? loader.library : "libvulkan.so.1");
+        getInstanceProcAddr = impl.library->getInstanceProcAddr();
+    }
+    loadGlobalFunctions(impl.vk, getInstanceProcAddr);
+}
+
+void takeHooks(Context::Impl& impl, const ContextHooks& hooks, bool namesAvailable) {
+    impl.allocator = hooks.allocationCallbacks;
+    impl.pipelineCache = hooks.pipelineCache;
+    impl.memoryBudget = hooks.memoryBudget;
+    if (namesAvailable) impl.objectNamePrefix = hooks.objectNamePrefix;
+}
+
+void loadProperties(Context::Impl& impl) {
+    impl.vk.vkGetPhysicalDeviceProperties(impl.physicalDevice, &impl.properties);
+    impl.vk.vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memory);
+    uint32_t count = 0;
+    impl.vk.vkGetPhysicalDeviceQueueFamilyProperties(impl.physicalDevice, &count, nullptr);
+    std::vector<VkQueueFamilyProperties> families(count);
+    impl.vk.vkGetPhysicalDeviceQueueFamilyProperties(impl.physicalDevice, &count, families.data());
+    if (impl.queueFamily >= count)
+        throw Error("queue family " + std::to_string(impl.queueFamily) + " does not exist on " +
+                    impl.properties.deviceName + " (it has " + std::to_string(count) + ")");
+    impl.queueFlags = families[impl.queueFamily].queueFlags;
+}
+
+// Leaks are reported while the device is destroyed: too late to throw.
+void destroyOwned(Context::Impl& impl) {
+    const VulkanFunctions& vk = impl.vk;
+    if (impl.device) vk.vkDestroyDevice(impl.device, impl.allocator);
+    {
+        std::lock_guard lock(impl.messagesMutex);
+        for (const std::string& m : impl.messages) {
+            std::fprintf(stderr, "sculptflow: Vulkan validation: %s\n", m.c_str());
+            ++gLateValidationMessages;
+        }
+        impl.messages.clear();
+    }
+    if (impl.messenger) vk.vkDestroyDebugUtilsMessengerEXT(impl.instance, impl.messenger, impl.allocator);
+    if (impl.instance) vk.vkDestroyInstance(impl.instance, impl.allocator);
+    impl.device = VK_NULL_HANDLE;
+    impl.messenger = VK_NULL_HANDLE;
+    impl.instance = VK_NULL_HANDLE;
+}
+
+void createHeadless(Context::Impl& impl, const ContextOptions& options) {
+    const VulkanFunctions& vk = impl.vk;
     const bool validation = options.validation || envFlag("SCULPTFLOW_VALIDATION");
-    if (validation && !hasInstanceLayer(kValidationLayer))
+    if (validation && !hasInstanceLayer(vk, kValidationLayer))
         throw Error(std::string("validation requested but ") + kValidationLayer +
                     " is not installed (Debian: vulkan-validationlayers)");
+    const bool debugUtils = validation || (!options.hooks.objectNamePrefix.empty() &&
+                                           hasInstanceExtension(vk, nullptr, VK_EXT_DEBUG_UTILS_EXTENSION_NAME));
+    takeHooks(impl, options.hooks, debugUtils);
 
+    VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
+    app.pApplicationName = "sculptflow";
+    app.apiVersion = VK_API_VERSION_1_2;
+    VkDebugUtilsMessengerCreateInfoEXT messengerInfo = validationMessengerInfo(&onMessage, &impl);
+    const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
+    VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
+    info.pApplicationInfo = &app;
+    if (debugUtils) {
+        info.enabledExtensionCount = 1;
+        info.ppEnabledExtensionNames = &extension;
+    }
+    if (validation) {
+        info.enabledLayerCount = 1;
+        info.ppEnabledLayerNames = &kValidationLayer;
+        info.pNext = &messengerInfo; // also covers instance creation and destruction
+    }
+    VkResult created = vk.vkCreateInstance(&info, impl.allocator, &impl.instance);
+    if (created == VK_ERROR_INCOMPATIBLE_DRIVER)
+        throw Error("no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); "
+                    "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)");
+    SF_VK_CHECK(created);
+    loadInstanceFunctions(impl.vk, impl.instance);
+    if (validation)
+        SF_VK_CHECK(vk.vkCreateDebugUtilsMessengerEXT(impl.instance, &messengerInfo, impl.allocator, &impl.messenger));
+
+    uint32_t count = 0;
+    SF_VK_CHECK(vk.vkEnumeratePhysicalDevices(impl.instance, &count, nullptr));
+    std::vector<VkPhysicalDevice> devices(count);
+    SF_VK_CHECK(vk.vkEnumeratePhysicalDevices(impl.instance, &count, devices.data()));
+    const char* selector = std::getenv("SCULPTFLOW_DEVICE");
+    impl.physicalDevice = chooseDevice(vk, devices, selector && *selector ? selector : options.device);
+    impl.queueFamily = *computeQueueFamily(vk, impl.physicalDevice);
+    loadProperties(impl);
+
+    const float priority = 1.0f;
+    VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
+    queueInfo.queueFamilyIndex = impl.queueFamily;
+    queueInfo.queueCount = 1;
+    queueInfo.pQueuePriorities = &priority;
+    VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+    deviceInfo.queueCreateInfoCount = 1;
+    deviceInfo.pQueueCreateInfos = &queueInfo;
+    SF_VK_CHECK(vk.vkCreateDevice(impl.physicalDevice, &deviceInfo, impl.allocator, &impl.device));
+    loadDeviceFunctions(impl.vk, impl.device, options.loader.getDeviceProcAddr);
+    vk.vkGetDeviceQueue(impl.device, impl.queueFamily, 0, &impl.queue);
+}
+
+void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
+    if (!adopted.instance || !adopted.physicalDevice || !adopted.device || !adopted.queue)
+        throw Error("adopting a device: instance, physicalDevice, device and queue must all be given");
+    if (adopted.apiVersion < VK_API_VERSION_1_2)
+        throw Error("adopting a device: the instance's API version is " + versionText(adopted.apiVersion) +
+                    "; sculptflow needs Vulkan 1.2");
+    impl.adopted = true;
+    impl.instance = adopted.instance;
+    impl.physicalDevice = adopted.physicalDevice;
+    impl.device = adopted.device;
+    impl.queueFamily = adopted.queueFamily;
+    impl.queue = adopted.queue;
+    takeHooks(impl, adopted.hooks, true);
+    loadInstanceFunctions(impl.vk, impl.instance);
+    if (!impl.vk.vkSetDebugUtilsObjectNameEXT) impl.objectNamePrefix.clear();
+    loadProperties(impl);
+    if (!(impl.queueFlags & VK_QUEUE_COMPUTE_BIT))
+        throw Error("adopting a device: queue family " + std::to_string(impl.queueFamily) + " of " +
+                    impl.properties.deviceName + " has no compute support");
+    if (impl.properties.apiVersion < VK_API_VERSION_1_2)
+        throw Error(std::string("adopting a device: ") + impl.properties.deviceName + " supports Vulkan " +
+                    versionText(impl.properties.apiVersion) + "; sculptflow needs 1.2");
+    loadDeviceFunctions(impl.vk, impl.device, adopted.loader.getDeviceProcAddr);
+}
+
+} // namespace
+
+Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>()) {
+    loadLoader(*impl_, options.loader);
     try {
-        VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-        app.pApplicationName = "sculptflow";
-        app.apiVersion = VK_API_VERSION_1_2;
-        VkDebugUtilsMessengerCreateInfoEXT messengerInfo = validationMessengerInfo(&Context::onMessage, this);
-        const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
-        VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-        info.pApplicationInfo = &app;
-        if (validation) {
-            info.enabledLayerCount = 1;
-            info.ppEnabledLayerNames = &kValidationLayer;
-            info.enabledExtensionCount = 1;
-            info.ppEnabledExtensionNames = &extension;
-            info.pNext = &messengerInfo; // also covers instance creation and destruction
-        }
-        VkResult created = vkCreateInstance(&info, nullptr, &instance_);
-        if (created == VK_ERROR_INCOMPATIBLE_DRIVER)
-            throw Error("no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); "
-                        "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)");
-        SF_VK_CHECK(created);
-        // Device functions through the loader's dispatch, never volkLoadDevice's
-        // direct pointers: those are global and would bind every Context (and a
-        // renderer in the same process) to one device.
-        volkLoadInstance(instance_);
-        if (validation) SF_VK_CHECK(vkCreateDebugUtilsMessengerEXT(instance_, &messengerInfo, nullptr, &messenger_));
-
-        uint32_t count = 0;
-        SF_VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, nullptr));
-        std::vector<VkPhysicalDevice> devices(count);
-        SF_VK_CHECK(vkEnumeratePhysicalDevices(instance_, &count, devices.data()));
-        const char* selector = std::getenv("SCULPTFLOW_DEVICE");
-        physicalDevice_ = chooseDevice(devices, selector && *selector ? selector : options.device);
-        queueFamily_ = *computeQueueFamily(physicalDevice_);
-        loadProperties();
-
-        const float priority = 1.0f;
-        VkDeviceQueueCreateInfo queueInfo{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
-        queueInfo.queueFamilyIndex = queueFamily_;
-        queueInfo.queueCount = 1;
-        queueInfo.pQueuePriorities = &priority;
-        VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
-        deviceInfo.queueCreateInfoCount = 1;
-        deviceInfo.pQueueCreateInfos = &queueInfo;
-        SF_VK_CHECK(vkCreateDevice(physicalDevice_, &deviceInfo, nullptr, &device_));
-        vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
+        createHeadless(*impl_, options);
     } catch (...) {
-        destroy();
+        destroyOwned(*impl_);
         throw;
     }
 }
 
-Context::Context(const AdoptedDevice& adopted, uint64_t memoryBudget)
-    : instance_(adopted.instance),
-      physicalDevice_(adopted.physicalDevice),
-      device_(adopted.device),
-      queueFamily_(adopted.queueFamily),
-      queue_(adopted.queue),
-      adopted_(true),
-      memoryBudget_(memoryBudget) {
-    if (!adopted.instance || !adopted.physicalDevice || !adopted.device || !adopted.queue)
-        throw Error("adopting a device: instance, physicalDevice, device and queue must all be given");
-    if (adopted.getInstanceProcAddr) {
-        volkInitializeCustom(adopted.getInstanceProcAddr);
-    } else if (volkInitialize() != VK_SUCCESS) {
-        throw Error("no Vulkan loader found (libvulkan.so.1) to adopt the renderer's device with");
-    }
-    volkLoadInstance(instance_); // dispatch through the loader, as above
-    loadProperties();
-    if (!(queueFlags_ & VK_QUEUE_COMPUTE_BIT))
-        throw Error("adopting a device: queue family " + std::to_string(queueFamily_) + " has no compute support");
-    if (properties_.apiVersion < VK_API_VERSION_1_2)
-        throw Error(std::string("adopting a device: ") + properties_.deviceName + " is older than Vulkan 1.2");
+Context::Context(const AdoptedDevice& adopted) : impl_(std::make_unique<Impl>()) {
+    loadLoader(*impl_, adopted.loader);
+    adopt(*impl_, adopted);
 }
 
-void Context::loadProperties() {
-    vkGetPhysicalDeviceProperties(physicalDevice_, &properties_);
-    vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &memory_);
-    uint32_t count = 0;
-    vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &count, nullptr);
-    std::vector<VkQueueFamilyProperties> families(count);
-    vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &count, families.data());
-    if (queueFamily_ >= count)
-        throw Error("queue family " + std::to_string(queueFamily_) + " does not exist on this device");
-    queueFlags_ = families[queueFamily_].queueFlags;
+Context::~Context() {
+    if (!impl_->adopted) destroyOwned(*impl_); // the renderer's objects are never ours to destroy
 }
 
-Context::~Context() { destroy(); }
-
+VkInstance Context::instance() const { return impl_->instance; }
+VkPhysicalDevice Context::physicalDevice() const { return impl_->physicalDevice; }
+VkDevice Context::device() const { return impl_->device; }
+uint32_t Context::queueFamily() const { return impl_->queueFamily; }
+VkQueue Context::queue() const { return impl_->queue; }
+VkQueueFlags Context::queueFlags() const { return impl_->queueFlags; }
+const VkPhysicalDeviceProperties& Context::properties() const { return impl_->properties; }
+std::string Context::deviceName() const { return impl_->properties.deviceName; }
+bool Context::validationEnabled() const { return impl_->messenger != VK_NULL_HANDLE; }
+bool Context::adopted() const { return impl_->adopted; }
+uint64_t Context::allocatedMemory() const { return impl_->allocated; }
 int Context::lateValidationMessages() { return gLateValidationMessages.load(); }
 
-void Context::destroy() {
-    if (adopted_) return; // the renderer's objects: never ours to destroy
-    if (device_) vkDestroyDevice(device_, nullptr);
-    // Leaks are reported while the device is destroyed: too late to throw.
-    std::lock_guard lock(messagesMutex_);
-    for (const std::string& m : messages_) {
-        std::fprintf(stderr, "sculptflow: Vulkan validation: %s\n", m.c_str());
-        ++gLateValidationMessages;
+void Context::throwOnValidationMessages() {
+    std::vector<std::string> messages;
+    {
+        std::lock_guard lock(impl_->messagesMutex);
+        messages.swap(impl_->messages);
     }
-    messages_.clear();
-    if (messenger_) vkDestroyDebugUtilsMessengerEXT(instance_, messenger_, nullptr);
-    if (instance_) vkDestroyInstance(instance_, nullptr);
-    device_ = VK_NULL_HANDLE;
-    messenger_ = VK_NULL_HANDLE;
-    instance_ = VK_NULL_HANDLE;
+    if (messages.empty()) return;
+    std::string text = "Vulkan validation reported " + std::to_string(messages.size()) + " message(s):";
+    for (const std::string& m : messages) text += "\n  " + m;
+    throw Error(text);
 }
 
-uint32_t Context::memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
-                             VkMemoryPropertyFlags preferred) const {
+uint32_t Context::Impl::memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
+                                   VkMemoryPropertyFlags preferred) const {
     std::optional<uint32_t> fallback;
-    for (uint32_t i = 0; i < memory_.memoryTypeCount; ++i) {
-        VkMemoryPropertyFlags flags = memory_.memoryTypes[i].propertyFlags;
+    for (uint32_t i = 0; i < memory.memoryTypeCount; ++i) {
+        VkMemoryPropertyFlags flags = memory.memoryTypes[i].propertyFlags;
         if (!(typeBits & (1u << i)) || (flags & required) != required) continue;
         if ((flags & preferred) == preferred) return i;
         if (!fallback) fallback = i;
@@ -188,36 +260,24 @@ uint32_t Context::memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
     return *fallback;
 }
 
-void Context::reserveMemory(uint64_t bytes, const char* what) {
-    uint64_t before = allocated_.fetch_add(bytes);
-    if (memoryBudget_ != 0 && before + bytes > memoryBudget_) {
-        allocated_ -= bytes;
+void Context::Impl::reserveMemory(uint64_t bytes, const char* what) {
+    uint64_t before = allocated.fetch_add(bytes);
+    if (memoryBudget != 0 && before + bytes > memoryBudget) {
+        allocated -= bytes;
         throw Error(std::string("GPU memory budget exceeded allocating ") + what + ": " + std::to_string(bytes) +
                     " bytes requested, " + std::to_string(before) + " in use, budget " +
-                    std::to_string(memoryBudget_));
+                    std::to_string(memoryBudget));
     }
 }
 
-void Context::throwOnValidationMessages() {
-    std::vector<std::string> messages;
-    {
-        std::lock_guard lock(messagesMutex_);
-        messages.swap(messages_);
-    }
-    if (messages.empty()) return;
-    std::string text = "Vulkan validation reported " + std::to_string(messages.size()) + " message(s):";
-    for (const std::string& m : messages) text += "\n  " + m;
-    throw Error(text);
-}
-
-VKAPI_ATTR VkBool32 VKAPI_CALL Context::onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
-                                                 VkDebugUtilsMessageTypeFlagsEXT,
-                                                 const VkDebugUtilsMessengerCallbackDataEXT* data,
-                                                 void* self) {
-    auto* context = static_cast<Context*>(self);
-    std::lock_guard lock(context->messagesMutex_);
-    context->messages_.emplace_back(data && data->pMessage ? data->pMessage : "(no message)");
-    return VK_FALSE;
+void Context::Impl::setObjectName(VkObjectType type, uint64_t handle, const char* name) const {
+    if (objectNamePrefix.empty() || !vk.vkSetDebugUtilsObjectNameEXT || !handle) return;
+    std::string full = objectNamePrefix + name;
+    VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
+    info.objectType = type;
+    info.objectHandle = handle;
+    info.pObjectName = full.c_str();
+    vk.vkSetDebugUtilsObjectNameEXT(device, &info); // returns VK_SUCCESS or out-of-memory: names are best effort
 }
 
 } // namespace sculptflow

@@ -4,7 +4,7 @@
 #include <array>
 #include <string>
 
-#include "context.hpp"
+#include "context_impl.hpp"
 #include "error.hpp"
 #include "deform_comp_spirv.h"
 #include "pipeline_objects.hpp"
@@ -12,14 +12,14 @@
 
 namespace sculptflow {
 
-DeformPipelines::DeformPipelines(const Context& context) : device_(context.device()) {
+DeformPipelines::DeformPipelines(const Context& context) : context_(&context) {
     try {
-        module_ = createShaderModule(device_, k_deform_comp_spirv);
+        module_ = createShaderModule(*context_, k_deform_comp_spirv);
         // Binding 0 the tool block (uniform), the rest storage buffers.
         std::array<VkDescriptorType, kDeformBindingCount> bindings;
         bindings.fill(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
         bindings[0] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        const ComputeLayouts layouts = createComputeLayouts(device_, bindings, sizeof(DeformPushConstants));
+        const ComputeLayouts layouts = createComputeLayouts(*context_, bindings, sizeof(DeformPushConstants));
         setLayout_ = layouts.set;
         layout_ = layouts.pipeline;
     } catch (...) {
@@ -31,11 +31,12 @@ DeformPipelines::DeformPipelines(const Context& context) : device_(context.devic
 DeformPipelines::~DeformPipelines() { release(); }
 
 void DeformPipelines::release() {
-    for (auto& [variant, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
+    const Context::Impl& ctx = context_->impl();
+    for (auto& [variant, pipeline] : pipelines_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
     pipelines_.clear();
-    if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
-    if (setLayout_) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
-    if (module_) vkDestroyShaderModule(device_, module_, nullptr);
+    if (layout_) ctx.vk.vkDestroyPipelineLayout(ctx.device, layout_, ctx.allocator);
+    if (setLayout_) ctx.vk.vkDestroyDescriptorSetLayout(ctx.device, setLayout_, ctx.allocator);
+    if (module_) ctx.vk.vkDestroyShaderModule(ctx.device, module_, ctx.allocator);
     layout_ = VK_NULL_HANDLE;
     setLayout_ = VK_NULL_HANDLE;
     module_ = VK_NULL_HANDLE;
@@ -55,22 +56,24 @@ VkPipeline DeformPipelines::built(const DeformVariant& variant) const {
 }
 
 void DeformPipelines::replaceShader(std::span<const uint32_t> spirv) {
-    VkShaderModule module = createShaderModule(device_, spirv);
+    const Context::Impl& ctx = context_->impl();
+    VkShaderModule module = createShaderModule(*context_, spirv);
     std::map<DeformVariant, VkPipeline> rebuilt;
     try {
         for (const auto& [variant, old] : pipelines_) rebuilt.emplace(variant, build(module, variant));
     } catch (...) {
-        for (auto& [variant, pipeline] : rebuilt) vkDestroyPipeline(device_, pipeline, nullptr);
-        vkDestroyShaderModule(device_, module, nullptr);
+        for (auto& [variant, pipeline] : rebuilt) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
+        ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
         throw;
     }
-    for (auto& [variant, pipeline] : pipelines_) vkDestroyPipeline(device_, pipeline, nullptr);
-    vkDestroyShaderModule(device_, module_, nullptr);
+    for (auto& [variant, pipeline] : pipelines_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
+    ctx.vk.vkDestroyShaderModule(ctx.device, module_, ctx.allocator);
     pipelines_ = std::move(rebuilt);
     module_ = module;
 }
 
 VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& variant) const {
+    const Context::Impl& ctx = context_->impl();
     struct {
         int32_t method;
         int32_t maxIterations;
@@ -101,7 +104,7 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    SF_VK_CHECK(ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline));
     return pipeline;
 }
 

@@ -6,13 +6,12 @@
 #include <span>
 #include <tuple>
 
-#include <volk.h>
+#include "context.hpp"
 
 #include "kernel.hpp"
 
 namespace sculptflow {
 
-class Context;
 
 // Binding 0 of deform.comp (std140): the tools of one move. Their count and
 // kinds are specialization constants of the pipeline (DeformVariant).
@@ -74,7 +73,7 @@ private:
     VkPipeline build(VkShaderModule module, const DeformVariant& variant) const;
     void release();
 
-    VkDevice device_ = VK_NULL_HANDLE;
+    const Context* context_ = nullptr;
     VkShaderModule module_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;

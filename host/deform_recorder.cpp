@@ -1,11 +1,13 @@
 // deform.comp's dispatches for one range of vertices.
 #include "deform_recorder.hpp"
 
+#include "context_impl.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <string>
 
-#include "context.hpp"
+#include "context_impl.hpp"
 #include "error.hpp"
 #include "memory_barrier.hpp"
 #include "vertex_blocks.hpp"
@@ -118,16 +120,17 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
                   const kernel::Kernel& kernel, bool statistics, const DeformBinding& binding, uint32_t first,
                   uint32_t count, const DeformScratch* scratch, bool restoreList) {
     if (count == 0) return;
+    const Context::Impl& ctx = context.impl();
     const bool sorted = scratch && scratch->sortedBlocks();
     const DeformVariant variant = deformVariant(kernel, statistics);
-    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &binding.set, 0,
+    ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &binding.set, 0,
                             nullptr);
     // One dispatch covers at most maxComputeWorkGroupCount[0] workgroups.
     const uint32_t maxGroups = context.properties().limits.maxComputeWorkGroupCount[0];
     const uint64_t perDispatch = uint64_t(maxGroups) * kDeformWorkgroupSize;
     const uint64_t end = uint64_t(first) + count;
     auto bindPass = [&](int pass) {
-        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
+        ctx.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
                           pipelines.built(passVariant(variant, pass, sorted)));
     };
     // The settings, and the pass's meaning of VertexLayout's first and count (deform.comp).
@@ -135,7 +138,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
         DeformPushConstants push{kernel.settings, binding.layout};
         push.vertexLayout.firstVertex = layoutFirst;
         push.vertexLayout.vertexCount = layoutCount;
-        vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        ctx.vk.vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     };
     auto overRange = [&](int pass) {
         bindPass(pass);
@@ -145,7 +148,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
         for (uint64_t start = first; start < end; start += perRangeDispatch) {
             const uint64_t vertices = std::min<uint64_t>(perRangeDispatch, end - start);
             pushLayout(uint32_t(start), uint32_t(vertices));
-            vkCmdDispatch(commands, uint32_t((vertices + perGroup - 1) / perGroup), 1, 1);
+            ctx.vk.vkCmdDispatch(commands, uint32_t((vertices + perGroup - 1) / perGroup), 1, 1);
         }
     };
     if (!scratch) {
@@ -169,14 +172,14 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
         bindPass(pass);
         pushLayout(0, count);
         if (pass == kDeformPassBlocks) {
-            vkCmdDispatch(commands, (blockCount(count) + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize, 1, 1);
+            ctx.vk.vkCmdDispatch(commands, (blockCount(count) + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize, 1, 1);
         } else {
-            vkCmdDispatchIndirect(commands, scratch->counters(), kBlockArgumentsOffset);
+            ctx.vk.vkCmdDispatchIndirect(commands, scratch->counters(), kBlockArgumentsOffset);
         }
     };
     // Earlier passes (this range's or another's) are done with the scratch.
     auto scratchBarrier = [&] {
-        memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+        memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                       VK_ACCESS_SHADER_WRITE_BIT,
                       VK_PIPELINE_STAGE_TRANSFER_BIT | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT |
                           VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
@@ -188,7 +191,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
         bindPass(pass);
         for (uint64_t slice = 0; slice < slices; ++slice) {
             pushLayout(uint32_t(slice * perDispatch), 0); // into the list; the shader reads the active count
-            vkCmdDispatchIndirect(commands, scratch->counters(), slice * 3 * sizeof(uint32_t));
+            ctx.vk.vkCmdDispatchIndirect(commands, scratch->counters(), slice * 3 * sizeof(uint32_t));
         }
     };
     scratchBarrier();
@@ -196,27 +199,27 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
         overList(kDeformPassRestore);
         scratchBarrier();
     }
-    vkCmdFillBuffer(commands, scratch->counters(), 0, VK_WHOLE_SIZE, 0);
-    memoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+    ctx.vk.vkCmdFillBuffer(commands, scratch->counters(), 0, VK_WHOLE_SIZE, 0);
+    memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
     if (sorted) {
         overBlocks(kDeformPassBlocks);
-        memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+        memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                       kShaderAccesses | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
     }
     overBlocks(kDeformPassMark);
-    memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
 
     bindPass(kDeformPassScan);
     pushLayout(uint32_t(slices), maxGroups); // the slices recorded, workgroups per slice
-    vkCmdDispatch(commands, 1, 1, 1);
-    memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    ctx.vk.vkCmdDispatch(commands, 1, 1, 1);
+    memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kShaderAccesses);
 
     if (!sorted) overRange(kDeformPassScatter);
-    memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+    memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                   VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
                   kShaderAccesses | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
 

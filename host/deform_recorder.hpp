@@ -7,7 +7,7 @@
 
 #include <glm/glm.hpp>
 
-#include <volk.h>
+#include "vulkan_functions.hpp"
 
 #include "deform_pipeline.hpp"
 #include "gpu_buffer.hpp"

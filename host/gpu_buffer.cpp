@@ -3,35 +3,37 @@
 
 #include <utility>
 
-#include "context.hpp"
+#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 
 GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what,
                      BufferMemory memory)
-    : context_(&context), device_(context.device()), size_(size) {
-    context.reserveMemory(size, what); // before any Vulkan call: nothing to undo if refused
+    : ctx_(&context.impl()), size_(size) {
+    Context::Impl& ctx = *ctx_;
+    ctx.reserveMemory(size, what); // before any Vulkan call: nothing to undo if refused
     reserved_ = size;
     try {
         VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
         info.size = size;
         info.usage = usage;
         info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-        SF_VK_CHECK(vkCreateBuffer(device_, &info, nullptr, &buffer_));
+        SF_VK_CHECK(ctx.vk.vkCreateBuffer(ctx.device, &info, ctx.allocator, &buffer_));
         VkMemoryRequirements requirements;
-        vkGetBufferMemoryRequirements(device_, buffer_, &requirements);
+        ctx.vk.vkGetBufferMemoryRequirements(ctx.device, buffer_, &requirements);
         VkMemoryAllocateInfo allocation{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         allocation.allocationSize = requirements.size;
         const bool hostVisible = memory == BufferMemory::HostVisible;
         allocation.memoryTypeIndex =
-            hostVisible ? context.memoryType(requirements.memoryTypeBits,
+            hostVisible ? ctx.memoryType(requirements.memoryTypeBits,
                                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
-                        : context.memoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        SF_VK_CHECK(vkAllocateMemory(device_, &allocation, nullptr, &memory_));
-        SF_VK_CHECK(vkBindBufferMemory(device_, buffer_, memory_, 0));
-        if (hostVisible) SF_VK_CHECK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
+                        : ctx.memoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        SF_VK_CHECK(ctx.vk.vkAllocateMemory(ctx.device, &allocation, ctx.allocator, &memory_));
+        SF_VK_CHECK(ctx.vk.vkBindBufferMemory(ctx.device, buffer_, memory_, 0));
+        ctx.name(VK_OBJECT_TYPE_BUFFER, buffer_, what);
+        if (hostVisible) SF_VK_CHECK(ctx.vk.vkMapMemory(ctx.device, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
     } catch (...) {
         release();
         throw;
@@ -45,8 +47,7 @@ GpuBuffer::GpuBuffer(GpuBuffer&& other) noexcept { *this = std::move(other); }
 GpuBuffer& GpuBuffer::operator=(GpuBuffer&& other) noexcept {
     if (this != &other) {
         release();
-        context_ = std::exchange(other.context_, nullptr);
-        device_ = std::exchange(other.device_, VK_NULL_HANDLE);
+        ctx_ = std::exchange(other.ctx_, nullptr);
         reserved_ = std::exchange(other.reserved_, 0);
         buffer_ = std::exchange(other.buffer_, VK_NULL_HANDLE);
         memory_ = std::exchange(other.memory_, VK_NULL_HANDLE);
@@ -57,9 +58,11 @@ GpuBuffer& GpuBuffer::operator=(GpuBuffer&& other) noexcept {
 }
 
 void GpuBuffer::release() {
-    if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
-    if (memory_) vkFreeMemory(device_, memory_, nullptr); // unmaps implicitly
-    if (context_ && reserved_) context_->releaseMemory(reserved_);
+    if (!ctx_) return;
+    Context::Impl& ctx = *ctx_;
+    if (buffer_) ctx.vk.vkDestroyBuffer(ctx.device, buffer_, ctx.allocator);
+    if (memory_) ctx.vk.vkFreeMemory(ctx.device, memory_, ctx.allocator); // unmaps implicitly
+    if (reserved_) ctx.releaseMemory(reserved_);
     reserved_ = 0;
     buffer_ = VK_NULL_HANDLE;
     memory_ = VK_NULL_HANDLE;

@@ -1,11 +1,9 @@
 // A Vulkan buffer with its own memory, host-visible or device-local.
 #pragma once
 
-#include <volk.h>
+#include "context.hpp"
 
 namespace sculptflow {
-
-class Context;
 
 // Where a buffer lives: host-visible memory is mapped for its whole life.
 enum class BufferMemory {
@@ -34,8 +32,7 @@ public:
 private:
     void release();
 
-    Context* context_ = nullptr;
-    VkDevice device_ = VK_NULL_HANDLE;
+    Context::Impl* ctx_ = nullptr;
     VkDeviceSize reserved_ = 0; // counted against the context's memory budget
     VkBuffer buffer_ = VK_NULL_HANDLE;
     VkDeviceMemory memory_ = VK_NULL_HANDLE;

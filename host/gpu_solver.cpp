@@ -1,5 +1,5 @@
 // Recording, submitting and reading back one deform dispatch.
-#include "gpu_solver.hpp"
+#include "gpu_solver_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +10,7 @@
 #include "deform_recorder.hpp"
 #include "kernel_tools.hpp"
 #include "memory_barrier.hpp"
+#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -26,44 +27,47 @@ VkDeviceSize positionBytes(size_t vertices) { return std::max<VkDeviceSize>(12 *
 
 } // namespace
 
-GpuMesh::GpuMesh(Context& context, std::span<const glm::vec3> positions)
-    : vertexCount_(positions.size()),
-      input_(context, positionBytes(positions.size()), kPositions, "mesh input positions"),
-      output_(context, positionBytes(positions.size()), kPositions, "mesh output positions"),
-      scratch_(context, uint32_t(positions.size()), positions) {
+GpuMesh::Impl::Impl(Context& context, std::span<const glm::vec3> positions)
+    : vertexCount(positions.size()),
+      input(context, positionBytes(positions.size()), kPositions, "mesh input positions"),
+      output(context, positionBytes(positions.size()), kPositions, "mesh output positions"),
+      scratch(context, uint32_t(positions.size()), positions) {
     static_assert(sizeof(glm::vec3) == 12);
-    if (!positions.empty()) bounds_ = {positions.front(), positions.front()};
-    for (const glm::vec3& p : positions) bounds_ = {glm::min(bounds_.min, p), glm::max(bounds_.max, p)};
-    std::memcpy(input_.mapped(), positions.data(), positions.size_bytes());
-    std::memcpy(output_.mapped(), positions.data(), positions.size_bytes());
+    if (!positions.empty()) bounds = {positions.front(), positions.front()};
+    for (const glm::vec3& p : positions) bounds = {glm::min(bounds.min, p), glm::max(bounds.max, p)};
+    std::memcpy(input.mapped(), positions.data(), positions.size_bytes());
+    std::memcpy(output.mapped(), positions.data(), positions.size_bytes());
 }
 
 std::vector<glm::vec3> GpuMesh::readPositions() const {
-    std::vector<glm::vec3> out(vertexCount_);
-    std::memcpy(out.data(), output_.mapped(), out.size() * sizeof(glm::vec3));
+    const Impl& m = *impl_;
+    std::vector<glm::vec3> out(m.vertexCount);
+    std::memcpy(out.data(), m.output.mapped(), out.size() * sizeof(glm::vec3));
     return out;
 }
 
 std::vector<VertexStatistics> GpuMesh::readStatistics() const {
-    if (!statistics_.handle()) return {};
+    const Impl& m = *impl_;
+    if (!m.statistics.handle()) return {};
     static_assert(sizeof(VertexStatistics) == 16); // uvec4 in deform.comp
-    std::vector<VertexStatistics> out(vertexCount_);
-    std::memcpy(out.data(), statistics_.mapped(), out.size() * sizeof(VertexStatistics));
+    std::vector<VertexStatistics> out(m.vertexCount);
+    std::memcpy(out.data(), m.statistics.mapped(), out.size() * sizeof(VertexStatistics));
     return out;
 }
 
-const GpuBuffer& GpuMesh::statisticsBuffer(Context& context) {
-    if (!statistics_.handle())
-        statistics_ = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount_, 16), kStorage,
+const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
+    if (!statistics.handle())
+        statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16), kStorage,
                                 "per-vertex statistics");
-    return statistics_;
+    return statistics;
 }
 
-GpuSolver::GpuSolver(Context& context)
-    : context_(context),
-      pipelines_(context),
-      tools_(context, sizeof(ToolBlock), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
-      noStatistics_(context, 16, kStorage) {
+GpuSolver::Impl::Impl(Context& context)
+    : context(context),
+      pipelines(context),
+      tools(context, sizeof(ToolBlock), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
+      noStatistics(context, 16, kStorage) {
+    const Context::Impl& ctx = context.impl();
     VkDevice device = context.device();
     try {
         const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
@@ -72,130 +76,152 @@ GpuSolver::GpuSolver(Context& context)
         poolInfo.maxSets = 1;
         poolInfo.poolSizeCount = 2;
         poolInfo.pPoolSizes = sizes;
-        SF_VK_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &descriptorPool_));
-        VkDescriptorSetLayout setLayout = pipelines_.setLayout();
+        SF_VK_CHECK(ctx.vk.vkCreateDescriptorPool(device, &poolInfo, ctx.allocator, &descriptorPool));
+        VkDescriptorSetLayout setLayout = pipelines.setLayout();
         VkDescriptorSetAllocateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        setInfo.descriptorPool = descriptorPool_;
+        setInfo.descriptorPool = descriptorPool;
         setInfo.descriptorSetCount = 1;
         setInfo.pSetLayouts = &setLayout;
-        SF_VK_CHECK(vkAllocateDescriptorSets(device, &setInfo, &descriptorSet_));
+        SF_VK_CHECK(ctx.vk.vkAllocateDescriptorSets(device, &setInfo, &descriptorSet));
 
         VkCommandPoolCreateInfo commandPoolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
         commandPoolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
         commandPoolInfo.queueFamilyIndex = context.queueFamily();
-        SF_VK_CHECK(vkCreateCommandPool(device, &commandPoolInfo, nullptr, &commandPool_));
+        SF_VK_CHECK(ctx.vk.vkCreateCommandPool(device, &commandPoolInfo, ctx.allocator, &commandPool));
         VkCommandBufferAllocateInfo commandInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
-        commandInfo.commandPool = commandPool_;
+        commandInfo.commandPool = commandPool;
         commandInfo.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
         commandInfo.commandBufferCount = 1;
-        SF_VK_CHECK(vkAllocateCommandBuffers(device, &commandInfo, &commands_));
+        SF_VK_CHECK(ctx.vk.vkAllocateCommandBuffers(device, &commandInfo, &commands));
 
         VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        SF_VK_CHECK(vkCreateFence(device, &fenceInfo, nullptr, &fence_));
+        SF_VK_CHECK(ctx.vk.vkCreateFence(device, &fenceInfo, ctx.allocator, &fence));
         VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
         queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
         queryInfo.queryCount = 2;
-        SF_VK_CHECK(vkCreateQueryPool(device, &queryInfo, nullptr, &timestamps_));
+        SF_VK_CHECK(ctx.vk.vkCreateQueryPool(device, &queryInfo, ctx.allocator, &timestamps));
     } catch (...) {
         release();
         throw;
     }
 }
 
-GpuSolver::~GpuSolver() { release(); }
+GpuSolver::Impl::~Impl() { release(); }
 
-void GpuSolver::release() {
-    VkDevice device = context_.device();
-    if (timestamps_) vkDestroyQueryPool(device, timestamps_, nullptr);
-    if (fence_) vkDestroyFence(device, fence_, nullptr);
-    if (commandPool_) vkDestroyCommandPool(device, commandPool_, nullptr);
-    if (descriptorPool_) vkDestroyDescriptorPool(device, descriptorPool_, nullptr);
-    timestamps_ = VK_NULL_HANDLE;
-    fence_ = VK_NULL_HANDLE;
-    commandPool_ = VK_NULL_HANDLE;
-    descriptorPool_ = VK_NULL_HANDLE;
+void GpuSolver::Impl::release() {
+    const Context::Impl& ctx = context.impl();
+    VkDevice device = context.device();
+    if (timestamps) ctx.vk.vkDestroyQueryPool(device, timestamps, ctx.allocator);
+    if (fence) ctx.vk.vkDestroyFence(device, fence, ctx.allocator);
+    if (commandPool) ctx.vk.vkDestroyCommandPool(device, commandPool, ctx.allocator);
+    if (descriptorPool) ctx.vk.vkDestroyDescriptorPool(device, descriptorPool, ctx.allocator);
+    timestamps = VK_NULL_HANDLE;
+    fence = VK_NULL_HANDLE;
+    commandPool = VK_NULL_HANDLE;
+    descriptorPool = VK_NULL_HANDLE;
 }
 
-GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics) {
+GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverOptions& options, bool statistics) {
+    const Context::Impl& ctx = context.impl();
     kernel::Kernel kernel = makeKernel(move, options); // validates, throws before any GPU work
-    VkDevice device = context_.device();
+    VkDevice device = context.device();
 
     ToolBlock block{};
     std::copy(std::begin(kernel.tools), std::end(kernel.tools), std::begin(block.tools));
-    std::memcpy(tools_.mapped(), &block, sizeof(block));
+    std::memcpy(tools.mapped(), &block, sizeof(block));
 
-    const GpuBuffer& statisticsBuffer = statistics ? mesh.statisticsBuffer(context_) : noStatistics_;
-    const VkDescriptorBufferInfo buffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
-                                              {mesh.input_.handle(), 0, VK_WHOLE_SIZE},
-                                              {mesh.output_.handle(), 0, VK_WHOLE_SIZE},
+    const GpuBuffer& statisticsBuffer = statistics ? mesh.statisticsBuffer(context) : noStatistics;
+    const VkDescriptorBufferInfo buffers[] = {{tools.handle(), 0, VK_WHOLE_SIZE},
+                                              {mesh.input.handle(), 0, VK_WHOLE_SIZE},
+                                              {mesh.output.handle(), 0, VK_WHOLE_SIZE},
                                               {statisticsBuffer.handle(), 0, VK_WHOLE_SIZE},
-                                              mesh.scratch_.buffers()[0],
-                                              mesh.scratch_.buffers()[1],
-                                              mesh.scratch_.buffers()[2],
-                                              mesh.scratch_.buffers()[3],
-                                              mesh.scratch_.buffers()[4]};
+                                              mesh.scratch.buffers()[0],
+                                              mesh.scratch.buffers()[1],
+                                              mesh.scratch.buffers()[2],
+                                              mesh.scratch.buffers()[3],
+                                              mesh.scratch.buffers()[4]};
     static_assert(std::size(buffers) == kDeformBindingCount);
     VkWriteDescriptorSet writes[kDeformBindingCount];
     for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = descriptorSet_;
+        writes[i].dstSet = descriptorSet;
         writes[i].dstBinding = i;
         writes[i].descriptorCount = 1;
         writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         writes[i].pBufferInfo = &buffers[i];
     }
-    vkUpdateDescriptorSets(device, kDeformBindingCount, writes, 0, nullptr);
+    ctx.vk.vkUpdateDescriptorSets(device, kDeformBindingCount, writes, 0, nullptr);
 
-    SF_VK_CHECK(vkResetCommandBuffer(commands_, 0));
+    SF_VK_CHECK(ctx.vk.vkResetCommandBuffer(commands, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-    SF_VK_CHECK(vkBeginCommandBuffer(commands_, &begin));
-    vkCmdResetQueryPool(commands_, timestamps_, 0, 2);
-    vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 0);
-    const DeformBinding binding{descriptorSet_, {0, 0, 0, 3, 0, 3}};
-    const bool compact = compaction_ && !boxWithinReach(kernel, mesh.bounds_);
-    const DeformScratch* scratch = compact ? &mesh.scratch_ : nullptr;
+    SF_VK_CHECK(ctx.vk.vkBeginCommandBuffer(commands, &begin));
+    ctx.vk.vkCmdResetQueryPool(commands, timestamps, 0, 2);
+    ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
+    const DeformBinding binding{descriptorSet, {0, 0, 0, 3, 0, 3}};
+    const bool compact = compaction && !boxWithinReach(kernel, mesh.bounds);
+    const DeformScratch* scratch = compact ? &mesh.scratch : nullptr;
     // The compacted path writes a culled vertex only with statistics, so the
     // output must equal the input wherever this run does not solve.
-    const bool restoreList = compact && !statistics && mesh.outputState_ == GpuMesh::OutputState::DiffersAtList;
-    if (compact && !statistics && mesh.outputState_ == GpuMesh::OutputState::DiffersAnywhere) {
-        const VkBufferCopy whole{0, 0, mesh.input_.size()};
-        vkCmdCopyBuffer(commands_, mesh.input_.handle(), mesh.output_.handle(), 1, &whole);
-        memoryBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+    const bool restoreList = compact && !statistics && mesh.outputState == GpuMesh::Impl::OutputState::DiffersAtList;
+    if (compact && !statistics && mesh.outputState == GpuMesh::Impl::OutputState::DiffersAnywhere) {
+        const VkBufferCopy whole{0, 0, mesh.input.size()};
+        ctx.vk.vkCmdCopyBuffer(commands, mesh.input.handle(), mesh.output.handle(), 1, &whole);
+        memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                       VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
     }
-    buildDeformPipelines(pipelines_, kernel, statistics, scratch);
-    recordDeform(commands_, context_, pipelines_, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount()),
+    buildDeformPipelines(pipelines, kernel, statistics, scratch);
+    recordDeform(commands, context, pipelines, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount),
                  scratch, restoreList);
-    vkCmdWriteTimestamp(commands_, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 1);
+    ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 1);
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
-    vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
+    ctx.vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
                          &toHost, 0, nullptr, 0, nullptr);
-    SF_VK_CHECK(vkEndCommandBuffer(commands_));
+    SF_VK_CHECK(ctx.vk.vkEndCommandBuffer(commands));
 
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
     submit.commandBufferCount = 1;
-    submit.pCommandBuffers = &commands_;
-    SF_VK_CHECK(vkResetFences(device, 1, &fence_));
-    mesh.outputState_ = GpuMesh::OutputState::DiffersAnywhere; // until the run is known to have finished
-    SF_VK_CHECK(vkQueueSubmit(context_.queue(), 1, &submit, fence_));
-    SF_VK_CHECK(vkWaitForFences(device, 1, &fence_, VK_TRUE, kFenceTimeoutNs));
+    submit.pCommandBuffers = &commands;
+    SF_VK_CHECK(ctx.vk.vkResetFences(device, 1, &fence));
+    mesh.outputState = GpuMesh::Impl::OutputState::DiffersAnywhere; // until the run is known to have finished
+    SF_VK_CHECK(ctx.vk.vkQueueSubmit(context.queue(), 1, &submit, fence));
+    SF_VK_CHECK(ctx.vk.vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
     // The uncompacted pass writes every vertex; the compacted path differs from the input only at its list.
-    mesh.outputState_ = compact ? GpuMesh::OutputState::DiffersAtList : GpuMesh::OutputState::DiffersAnywhere;
+    mesh.outputState = compact ? GpuMesh::Impl::OutputState::DiffersAtList : GpuMesh::Impl::OutputState::DiffersAnywhere;
 
     GpuRun result;
     uint64_t ticks[2] = {0, 0};
-    VkResult query = vkGetQueryPoolResults(device, timestamps_, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
+    VkResult query = ctx.vk.vkGetQueryPoolResults(device, timestamps, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
                                            VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
     result.gpuMilliseconds = query == VK_SUCCESS && ticks[1] >= ticks[0]
-                                 ? double(ticks[1] - ticks[0]) * context_.properties().limits.timestampPeriod * 1e-6
+                                 ? double(ticks[1] - ticks[0]) * context.properties().limits.timestampPeriod * 1e-6
                                  : std::numeric_limits<double>::quiet_NaN();
-    if (statistics) result.report = summarize(mesh.readStatistics());
-    context_.throwOnValidationMessages();
+    if (statistics) {
+        const auto* perVertex = static_cast<const VertexStatistics*>(mesh.statistics.mapped());
+        result.report = summarize({perVertex, mesh.vertexCount});
+    }
+    context.throwOnValidationMessages();
     return result;
 }
+
+GpuMesh::GpuMesh(Context& context, std::span<const glm::vec3> positions)
+    : impl_(std::make_unique<Impl>(context, positions)) {}
+GpuMesh::~GpuMesh() = default;
+size_t GpuMesh::vertexCount() const { return impl_->vertexCount; }
+VkBuffer GpuMesh::inputBuffer() const { return impl_->input.handle(); }
+VkBuffer GpuMesh::outputBuffer() const { return impl_->output.handle(); }
+
+GpuSolver::GpuSolver(Context& context) : impl_(std::make_unique<Impl>(context)) {}
+GpuSolver::~GpuSolver() = default;
+GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics) {
+    return impl_->run(mesh.impl(), move, options, statistics);
+}
+Context& GpuSolver::context() const { return impl_->context; }
+void GpuSolver::setCompaction(bool compaction) { impl_->compaction = compaction; }
+bool GpuSolver::compaction() const { return impl_->compaction; }
+void GpuSolver::useShader(std::span<const uint32_t> spirv) { impl_->pipelines.replaceShader(spirv); }
 
 GpuSolution solveOnGpu(GpuSolver& solver, const Move& move, std::span<const glm::vec3> start,
                        const SolverOptions& options) {

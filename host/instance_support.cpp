@@ -9,20 +9,20 @@
 
 namespace sculptflow {
 
-bool hasInstanceLayer(const char* name) {
+bool hasInstanceLayer(const VulkanFunctions& vk, const char* name) {
     uint32_t count = 0;
-    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, nullptr));
+    SF_VK_CHECK(vk.vkEnumerateInstanceLayerProperties(&count, nullptr));
     std::vector<VkLayerProperties> layers(count);
-    SF_VK_CHECK(vkEnumerateInstanceLayerProperties(&count, layers.data()));
+    SF_VK_CHECK(vk.vkEnumerateInstanceLayerProperties(&count, layers.data()));
     return std::any_of(layers.begin(), layers.end(),
                        [&](const VkLayerProperties& l) { return std::strcmp(l.layerName, name) == 0; });
 }
 
-bool hasInstanceExtension(const char* layer, const char* name) {
+bool hasInstanceExtension(const VulkanFunctions& vk, const char* layer, const char* name) {
     uint32_t count = 0;
-    SF_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, nullptr));
+    SF_VK_CHECK(vk.vkEnumerateInstanceExtensionProperties(layer, &count, nullptr));
     std::vector<VkExtensionProperties> extensions(count);
-    SF_VK_CHECK(vkEnumerateInstanceExtensionProperties(layer, &count, extensions.data()));
+    SF_VK_CHECK(vk.vkEnumerateInstanceExtensionProperties(layer, &count, extensions.data()));
     return std::any_of(extensions.begin(), extensions.end(),
                        [&](const VkExtensionProperties& e) { return std::strcmp(e.extensionName, name) == 0; });
 }

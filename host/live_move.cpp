@@ -1,5 +1,5 @@
 // The renderer's per-frame path: snapshot, chunk culling, solve, normals, restore.
-#include "live_move.hpp"
+#include "live_move_impl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -10,11 +10,12 @@
 #include "kernel_tools.hpp"
 #include "memory_barrier.hpp"
 #include "vertex_adjacency.hpp"
+#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 
-struct LiveMove::Span {
+struct LiveMove::Impl::Span {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize begin = 0;          // bytes in the renderer's buffer
     VkDeviceSize end = 0;
@@ -64,7 +65,7 @@ constexpr VkAccessFlags kComputeAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS
 
 } // namespace
 
-LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
+LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
     : context_(context),
       options_(options),
       vertexCount_(mesh.vertexCount),
@@ -75,6 +76,7 @@ LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOpt
     validateSolverOptions(options.solver);
     if (mesh.vertexCount == 0) throw Error("mesh.vertexCount: must be positive");
     validateStream(mesh.positions, vertexCount_, "positions");
+    const Context::Impl& ctx = context_.impl();
     if (hasNormals_) {
         validateStream(mesh.normals, vertexCount_, "normals");
         if (mesh.triangles.empty()) throw Error("mesh.triangles: needed to recompute normals");
@@ -135,7 +137,7 @@ LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOpt
             VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
             queryInfo.queryCount = 2 * kTimestampRing;
-            SF_VK_CHECK(vkCreateQueryPool(context.device(), &queryInfo, nullptr, &timestamps_));
+            SF_VK_CHECK(ctx.vk.vkCreateQueryPool(context.device(), &queryInfo, ctx.allocator, &timestamps_));
         }
     } catch (...) {
         release();
@@ -143,17 +145,19 @@ LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOpt
     }
 }
 
-LiveMove::~LiveMove() { release(); }
+LiveMove::Impl::~Impl() { release(); }
 
-void LiveMove::release() {
+void LiveMove::Impl::release() {
+    const Context::Impl& ctx = context_.impl();
     VkDevice device = context_.device();
-    if (timestamps_) vkDestroyQueryPool(device, timestamps_, nullptr);
-    if (descriptorPool_) vkDestroyDescriptorPool(device, descriptorPool_, nullptr);
+    if (timestamps_) ctx.vk.vkDestroyQueryPool(device, timestamps_, ctx.allocator);
+    if (descriptorPool_) ctx.vk.vkDestroyDescriptorPool(device, descriptorPool_, ctx.allocator);
     timestamps_ = VK_NULL_HANDLE;
     descriptorPool_ = VK_NULL_HANDLE;
 }
 
-void LiveMove::createDescriptors(const RendererMesh& mesh) {
+void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
+    const Context::Impl& ctx = context_.impl();
     VkDevice device = context_.device();
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDeformBindingCount - 1 + 4}};
@@ -161,14 +165,14 @@ void LiveMove::createDescriptors(const RendererMesh& mesh) {
     poolInfo.maxSets = 2;
     poolInfo.poolSizeCount = 2;
     poolInfo.pPoolSizes = sizes;
-    SF_VK_CHECK(vkCreateDescriptorPool(device, &poolInfo, nullptr, &descriptorPool_));
+    SF_VK_CHECK(ctx.vk.vkCreateDescriptorPool(device, &poolInfo, ctx.allocator, &descriptorPool_));
     auto allocate = [&](VkDescriptorSetLayout layout) {
         VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
         info.descriptorPool = descriptorPool_;
         info.descriptorSetCount = 1;
         info.pSetLayouts = &layout;
         VkDescriptorSet set = VK_NULL_HANDLE;
-        SF_VK_CHECK(vkAllocateDescriptorSets(device, &info, &set));
+        SF_VK_CHECK(ctx.vk.vkAllocateDescriptorSets(device, &info, &set));
         return set;
     };
 
@@ -233,10 +237,10 @@ void LiveMove::createDescriptors(const RendererMesh& mesh) {
             w.pBufferInfo = &normalsBuffers[i];
         }
     }
-    vkUpdateDescriptorSets(device, writeCount, writes, 0, nullptr);
+    ctx.vk.vkUpdateDescriptorSets(device, writeCount, writes, 0, nullptr);
 }
 
-void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) {
+void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA) {
     if (state_ == State::Moving) throw Error("begin: a move is open; commit() or cancel() it first");
     if (snapshotPending_ || solvePending_ || std::find(restoring_.begin(), restoring_.end(), 1) != restoring_.end())
         throw Error("begin: record() the previous move's last frame first");
@@ -265,7 +269,7 @@ void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) {
     snapshotPending_ = true;
 }
 
-bool LiveMove::update(std::span<const Pose> posesB) noexcept {
+bool LiveMove::Impl::update(std::span<const Pose> posesB) noexcept {
     try {
         if (state_ != State::Moving) throw Error("update: no move is open; begin() first");
         if (posesB.size() != posesA_.size())
@@ -294,7 +298,7 @@ bool LiveMove::update(std::span<const Pose> posesB) noexcept {
     return true;
 }
 
-void LiveMove::commit() {
+void LiveMove::Impl::commit() {
     if (state_ != State::Moving) throw Error("commit: no move is open");
     const float grow = displacementBound(kernel_);
     for (size_t c = 0; c < chunks_.size(); ++c) {
@@ -306,7 +310,7 @@ void LiveMove::commit() {
     state_ = State::Idle; // a pending solve is still recorded: it is the committed shape
 }
 
-void LiveMove::cancel() {
+void LiveMove::Impl::cancel() {
     if (state_ != State::Moving) throw Error("cancel: no move is open");
     state_ = State::Idle;
     solvePending_ = false;
@@ -319,13 +323,14 @@ void LiveMove::cancel() {
     std::fill(dirty_.begin(), dirty_.end(), 0);
 }
 
-void LiveMove::setChunkBounds(size_t chunk, const Bounds& bounds) {
+void LiveMove::Impl::setChunkBounds(size_t chunk, const Bounds& bounds) {
     if (chunk >= chunks_.size())
         throw Error("setChunkBounds: chunk " + std::to_string(chunk) + " of " + std::to_string(chunks_.size()));
     chunks_[chunk].bounds = bounds;
 }
 
-RecordReport LiveMove::record(VkCommandBuffer commands) noexcept {
+RecordReport LiveMove::Impl::record(VkCommandBuffer commands) noexcept {
+    const Context::Impl& ctx = context_.impl();
     RecordReport report;
     report.chunksTotal = uint32_t(chunks_.size());
     const bool restoring = std::find(restoring_.begin(), restoring_.end(), 1) != restoring_.end();
@@ -336,28 +341,28 @@ RecordReport LiveMove::record(VkCommandBuffer commands) noexcept {
         const VkPipelineStageFlags before = kOurStages | (graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
                                                                          VK_PIPELINE_STAGE_VERTEX_SHADER_BIT
                                                                    : 0);
-        memoryBarrier(commands, before, kOurWrites, kOurStages, kOurAccesses);
+        memoryBarrier(ctx.vk, commands, before, kOurWrites, kOurStages, kOurAccesses);
         const uint32_t slot = frame_ % kTimestampRing;
         if (timestamps_) {
-            vkCmdResetQueryPool(commands, timestamps_, 2 * slot, 2);
-            vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
+            ctx.vk.vkCmdResetQueryPool(commands, timestamps_, 2 * slot, 2);
+            ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
         }
         if (snapshotPending_) {
             for (const Span& span : spans_) {
                 const VkBufferCopy region{span.begin, span.snapshotOffset, span.end - span.begin};
-                vkCmdCopyBuffer(commands, span.buffer, snapshot_.handle(), 1, &region);
+                ctx.vk.vkCmdCopyBuffer(commands, span.buffer, snapshot_.handle(), 1, &region);
             }
             snapshotPending_ = false;
         }
         for (size_t c = 0; c < chunks_.size(); ++c) report.chunksRestored += restoring_[c];
         recordRestores(commands);
         if (solvePending_) recordSolve(commands, report);
-        if (timestamps_) vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
+        if (timestamps_) ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
         const VkPipelineStageFlags after =
             graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT : kOurStages;
         const VkAccessFlags reads = graphics ? VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_SHADER_READ_BIT
                                              : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-        memoryBarrier(commands, kOurStages, kOurWrites, after, reads);
+        memoryBarrier(ctx.vk, commands, kOurStages, kOurWrites, after, reads);
         ++frame_;
         report.recorded = true;
     } catch (const std::exception& e) {
@@ -367,7 +372,8 @@ RecordReport LiveMove::record(VkCommandBuffer commands) noexcept {
 }
 
 // Copies the restoring chunks' bytes back from the snapshot, one region per chunk and span.
-void LiveMove::recordRestores(VkCommandBuffer commands) {
+void LiveMove::Impl::recordRestores(VkCommandBuffer commands) {
+    const Context::Impl& ctx = context_.impl();
     for (const Span& span : spans_) {
         copies_.clear();
         for (size_t c = 0; c < chunks_.size(); ++c) {
@@ -387,16 +393,17 @@ void LiveMove::recordRestores(VkCommandBuffer commands) {
             if (from < to) copies_.push_back({span.snapshotOffset + (from - span.begin), from, to - from});
         }
         if (!copies_.empty())
-            vkCmdCopyBuffer(commands, snapshot_.handle(), span.buffer, uint32_t(copies_.size()), copies_.data());
+            ctx.vk.vkCmdCopyBuffer(commands, snapshot_.handle(), span.buffer, uint32_t(copies_.size()), copies_.data());
     }
     std::fill(restoring_.begin(), restoring_.end(), 0);
 }
 
-void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
+void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report) {
+    const Context::Impl& ctx = context_.impl();
     ToolBlock block{};
     std::copy(std::begin(kernel_.tools), std::end(kernel_.tools), std::begin(block.tools));
-    vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
-    memoryBarrier(commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
+    ctx.vk.vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
+    memoryBarrier(ctx.vk, commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
             kComputeAccesses | VK_ACCESS_UNIFORM_READ_BIT);
 
     // Adjacent chunks go in one dispatch. Dispatches writing one buffer are ordered
@@ -417,7 +424,7 @@ void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
     bool firstRun = true;
     auto separate = [&] {
         if (!firstRun)
-            memoryBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+            memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kComputeAccesses);
         firstRun = false;
     };
@@ -443,13 +450,14 @@ void LiveMove::recordSolve(VkCommandBuffer commands, RecordReport& report) {
     solvePending_ = false;
 }
 
-double LiveMove::gpuMilliseconds() const {
+double LiveMove::Impl::gpuMilliseconds() const {
+    const Context::Impl& ctx = context_.impl();
     if (!timestamps_) return std::numeric_limits<double>::quiet_NaN();
     // Newest first: the latest frame whose two timestamps are both available.
     for (uint32_t back = 1; back < kTimestampRing && back <= frame_; ++back) {
         const uint32_t slot = (frame_ - back) % kTimestampRing;
         uint64_t values[4] = {0, 0, 0, 0}; // timestamp, availability, timestamp, availability
-        VkResult result = vkGetQueryPoolResults(context_.device(), timestamps_, 2 * slot, 2, sizeof(values), values,
+        VkResult result = ctx.vk.vkGetQueryPoolResults(context_.device(), timestamps_, 2 * slot, 2, sizeof(values), values,
                                                 2 * sizeof(uint64_t),
                                                 VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
         if ((result == VK_SUCCESS || result == VK_NOT_READY) && values[1] && values[3] && values[2] >= values[0])
@@ -457,5 +465,20 @@ double LiveMove::gpuMilliseconds() const {
     }
     return std::numeric_limits<double>::quiet_NaN();
 }
+
+LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
+    : impl_(std::make_unique<Impl>(context, mesh, options)) {}
+LiveMove::~LiveMove() = default;
+void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) { impl_->begin(tools, posesA); }
+bool LiveMove::update(std::span<const Pose> posesB) noexcept { return impl_->update(posesB); }
+RecordReport LiveMove::record(VkCommandBuffer commands) noexcept { return impl_->record(commands); }
+void LiveMove::commit() { impl_->commit(); }
+void LiveMove::cancel() { impl_->cancel(); }
+bool LiveMove::moving() const { return impl_->moving(); }
+const std::string& LiveMove::lastError() const { return impl_->lastError(); }
+double LiveMove::gpuMilliseconds() const { return impl_->gpuMilliseconds(); }
+size_t LiveMove::chunkCount() const { return impl_->chunkCount(); }
+const Bounds& LiveMove::chunkBounds(size_t chunk) const { return impl_->chunkBounds(chunk); }
+void LiveMove::setChunkBounds(size_t chunk, const Bounds& bounds) { impl_->setChunkBounds(chunk, bounds); }
 
 } // namespace sculptflow

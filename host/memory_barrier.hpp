@@ -2,16 +2,16 @@
 // buffers are bound whole, so a buffer barrier would cover the same bytes.
 #pragma once
 
-#include <volk.h>
+#include "vulkan_functions.hpp"
 
 namespace sculptflow {
 
-inline void memoryBarrier(VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
+inline void memoryBarrier(const VulkanFunctions& vk, VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
                           VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
     VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     memory.srcAccessMask = srcAccess;
     memory.dstAccessMask = dstAccess;
-    vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+    vk.vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
 }
 
 } // namespace sculptflow

@@ -19,6 +19,7 @@
 #include "mesh_vert_spirv.h"
 #include "pipeline_objects.hpp"
 #include "render_target.hpp"
+#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -160,40 +161,41 @@ std::vector<glm::vec3> vertexNormals(std::span<const glm::vec3> positions, std::
 }
 
 MeshRenderer::MeshRenderer(Context& context) : context_(context) {
+    const Context::Impl& ctx = context_.impl();
     VkDevice device = context.device();
     try {
         if (!(context.queueFlags() & VK_QUEUE_GRAPHICS_BIT))
             throw Error("render: the queue of " + context.deviceName() + " has no graphics support");
-        depthFormat_ = chooseDepthFormat(context.physicalDevice());
-        vertexShader_ = createShaderModule(device, k_mesh_vert_spirv);
-        fragmentShader_ = createShaderModule(device, k_mesh_frag_spirv);
-        renderPass_ = createMeshRenderPass(device, depthFormat_);
+        depthFormat_ = chooseDepthFormat(context);
+        vertexShader_ = createShaderModule(context, k_mesh_vert_spirv);
+        fragmentShader_ = createShaderModule(context, k_mesh_frag_spirv);
+        renderPass_ = createMeshRenderPass(context, depthFormat_);
 
         const VkShaderStageFlags pushStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
         const VkPushConstantRange push{pushStages, 0, sizeof(MeshPushConstants)};
         const VkPipelineLayoutCreateInfo layoutInfo{.sType = VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO,
                                                     .pushConstantRangeCount = 1, .pPushConstantRanges = &push};
-        SF_VK_CHECK(vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout_));
+        SF_VK_CHECK(ctx.vk.vkCreatePipelineLayout(device, &layoutInfo, ctx.allocator, &layout_));
 
         const VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
         const VkVertexInputAttributeDescription attributes[3] = {
             {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, position)},
             {1, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, normal)},
             {2, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, color)}};
-        pipeline_ = createMeshPipeline(device, {vertexShader_, fragmentShader_, {&binding, 1}, attributes, layout_,
+        pipeline_ = createMeshPipeline(context, {vertexShader_, fragmentShader_, {&binding, 1}, attributes, layout_,
                                                 renderPass_});
 
         const VkCommandPoolCreateInfo poolInfo{.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                                .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                                .queueFamilyIndex = context.queueFamily()};
-        SF_VK_CHECK(vkCreateCommandPool(device, &poolInfo, nullptr, &commandPool_));
+        SF_VK_CHECK(ctx.vk.vkCreateCommandPool(device, &poolInfo, ctx.allocator, &commandPool_));
         const VkCommandBufferAllocateInfo commandInfo{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO,
                                                       .commandPool = commandPool_,
                                                       .level = VK_COMMAND_BUFFER_LEVEL_PRIMARY,
                                                       .commandBufferCount = 1};
-        SF_VK_CHECK(vkAllocateCommandBuffers(device, &commandInfo, &commands_));
+        SF_VK_CHECK(ctx.vk.vkAllocateCommandBuffers(device, &commandInfo, &commands_));
         const VkFenceCreateInfo fenceInfo{.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
-        SF_VK_CHECK(vkCreateFence(device, &fenceInfo, nullptr, &fence_));
+        SF_VK_CHECK(ctx.vk.vkCreateFence(device, &fenceInfo, ctx.allocator, &fence_));
     } catch (...) {
         release();
         throw;
@@ -203,14 +205,15 @@ MeshRenderer::MeshRenderer(Context& context) : context_(context) {
 MeshRenderer::~MeshRenderer() { release(); }
 
 void MeshRenderer::release() {
+    const Context::Impl& ctx = context_.impl();
     VkDevice device = context_.device();
-    if (fence_) vkDestroyFence(device, fence_, nullptr);
-    if (commandPool_) vkDestroyCommandPool(device, commandPool_, nullptr);
-    if (pipeline_) vkDestroyPipeline(device, pipeline_, nullptr);
-    if (layout_) vkDestroyPipelineLayout(device, layout_, nullptr);
-    if (renderPass_) vkDestroyRenderPass(device, renderPass_, nullptr);
-    if (fragmentShader_) vkDestroyShaderModule(device, fragmentShader_, nullptr);
-    if (vertexShader_) vkDestroyShaderModule(device, vertexShader_, nullptr);
+    if (fence_) ctx.vk.vkDestroyFence(device, fence_, ctx.allocator);
+    if (commandPool_) ctx.vk.vkDestroyCommandPool(device, commandPool_, ctx.allocator);
+    if (pipeline_) ctx.vk.vkDestroyPipeline(device, pipeline_, ctx.allocator);
+    if (layout_) ctx.vk.vkDestroyPipelineLayout(device, layout_, ctx.allocator);
+    if (renderPass_) ctx.vk.vkDestroyRenderPass(device, renderPass_, ctx.allocator);
+    if (fragmentShader_) ctx.vk.vkDestroyShaderModule(device, fragmentShader_, ctx.allocator);
+    if (vertexShader_) ctx.vk.vkDestroyShaderModule(device, vertexShader_, ctx.allocator);
     fence_ = VK_NULL_HANDLE, commandPool_ = VK_NULL_HANDLE, pipeline_ = VK_NULL_HANDLE;
     layout_ = VK_NULL_HANDLE, renderPass_ = VK_NULL_HANDLE, fragmentShader_ = vertexShader_ = VK_NULL_HANDLE;
 }
@@ -252,10 +255,11 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
     std::memcpy(indexBuffer.mapped(), indices.data(), indices.size() * 4);
     RenderTarget target(context_, {w, h}, depthFormat_, renderPass_);
 
-    SF_VK_CHECK(vkResetCommandBuffer(commands_, 0));
+    const Context::Impl& ctx = context_.impl();
+    SF_VK_CHECK(ctx.vk.vkResetCommandBuffer(commands_, 0));
     const VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                          .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};
-    SF_VK_CHECK(vkBeginCommandBuffer(commands_, &begin));
+    SF_VK_CHECK(ctx.vk.vkBeginCommandBuffer(commands_, &begin));
     const glm::vec3 clear = srgbToLinear(background);
     VkClearValue clearValues[2];
     clearValues[0].color = {{clear.r, clear.g, clear.b, 1.0f}};
@@ -264,12 +268,12 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
                                           .renderPass = renderPass_, .framebuffer = target.framebuffer(),
                                           .renderArea = {{0, 0}, {w, h}}, .clearValueCount = 2,
                                           .pClearValues = clearValues};
-    vkCmdBeginRenderPass(commands_, &passBegin, VK_SUBPASS_CONTENTS_INLINE);
-    vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
+    ctx.vk.vkCmdBeginRenderPass(commands_, &passBegin, VK_SUBPASS_CONTENTS_INLINE);
+    ctx.vk.vkCmdBindPipeline(commands_, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
     const VkBuffer vertexHandle = vertexBuffer.handle();
     const VkDeviceSize zero = 0;
-    vkCmdBindVertexBuffers(commands_, 0, 1, &vertexHandle, &zero);
-    vkCmdBindIndexBuffer(commands_, indexBuffer.handle(), 0, VK_INDEX_TYPE_UINT32);
+    ctx.vk.vkCmdBindVertexBuffers(commands_, 0, 1, &vertexHandle, &zero);
+    ctx.vk.vkCmdBindIndexBuffer(commands_, indexBuffer.handle(), 0, VK_INDEX_TYPE_UINT32);
     for (size_t i = 0; i < views.size(); ++i) {
         if (ranges[i].second == 0) continue;
         const MeshView& view = views[i];
@@ -277,31 +281,31 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
         const uint32_t vw = view.width * kSupersample, vh = view.height * kSupersample;
         VkViewport viewport{float(x), float(y), float(vw), float(vh), 0.0f, 1.0f};
         VkRect2D scissor{{x, y}, {vw, vh}};
-        vkCmdSetViewport(commands_, 0, 1, &viewport);
-        vkCmdSetScissor(commands_, 0, 1, &scissor);
+        ctx.vk.vkCmdSetViewport(commands_, 0, 1, &viewport);
+        ctx.vk.vkCmdSetScissor(commands_, 0, 1, &scissor);
         const glm::mat3 toWorld = glm::transpose(glm::mat3(view.camera.view)); // the view's rotation, inverted
         MeshPushConstants push{view.camera.projection * view.camera.view, glm::vec4(view.camera.eye, kAmbient),
                                glm::vec4(toWorld * kKeyDirection, kKey), glm::vec4(toWorld * kFillDirection, kFill)};
-        vkCmdPushConstants(commands_, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
+        ctx.vk.vkCmdPushConstants(commands_, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                            sizeof(push), &push);
-        vkCmdDrawIndexed(commands_, ranges[i].second, 1, ranges[i].first, 0, 0);
+        ctx.vk.vkCmdDrawIndexed(commands_, ranges[i].second, 1, ranges[i].first, 0, 0);
     }
-    vkCmdEndRenderPass(commands_);
+    ctx.vk.vkCmdEndRenderPass(commands_);
     const VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                    .imageExtent = {w, h, 1}};
-    vkCmdCopyImageToBuffer(commands_, target.colorImage(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.handle(), 1,
+    ctx.vk.vkCmdCopyImageToBuffer(commands_, target.colorImage(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.handle(), 1,
                            &region);
     const VkMemoryBarrier toHost{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                  .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                                  .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
-    vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
+    ctx.vk.vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
                          nullptr, 0, nullptr);
-    SF_VK_CHECK(vkEndCommandBuffer(commands_));
+    SF_VK_CHECK(ctx.vk.vkEndCommandBuffer(commands_));
     const VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
                               .pCommandBuffers = &commands_};
-    SF_VK_CHECK(vkResetFences(context_.device(), 1, &fence_));
-    SF_VK_CHECK(vkQueueSubmit(context_.queue(), 1, &submit, fence_));
-    SF_VK_CHECK(vkWaitForFences(context_.device(), 1, &fence_, VK_TRUE, kFenceTimeoutNs));
+    SF_VK_CHECK(ctx.vk.vkResetFences(context_.device(), 1, &fence_));
+    SF_VK_CHECK(ctx.vk.vkQueueSubmit(context_.queue(), 1, &submit, fence_));
+    SF_VK_CHECK(ctx.vk.vkWaitForFences(context_.device(), 1, &fence_, VK_TRUE, kFenceTimeoutNs));
 
     // Supersampled pixels averaged in linear light, then encoded again.
     std::array<float, 256> decode;

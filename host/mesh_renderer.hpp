@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <glm/glm.hpp>
-#include <volk.h>
+#include "vulkan_functions.hpp"
 
 namespace sculptflow {
 

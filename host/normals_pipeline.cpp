@@ -4,32 +4,33 @@
 #include <algorithm>
 #include <array>
 
-#include "context.hpp"
+#include "context_impl.hpp"
 #include "normals_comp_spirv.h"
 #include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 
-NormalsPipeline::NormalsPipeline(const Context& context) : device_(context.device()) {
+NormalsPipeline::NormalsPipeline(const Context& context) : context_(&context) {
+    const Context::Impl& ctx = context_->impl();
     VkShaderModule module = VK_NULL_HANDLE;
     try {
         std::array<VkDescriptorType, 4> bindings;
         bindings.fill(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-        const ComputeLayouts layouts = createComputeLayouts(device_, bindings, sizeof(NormalsPushConstants));
+        const ComputeLayouts layouts = createComputeLayouts(*context_, bindings, sizeof(NormalsPushConstants));
         setLayout_ = layouts.set;
         layout_ = layouts.pipeline;
-        module = createShaderModule(device_, k_normals_comp_spirv);
+        module = createShaderModule(*context_, k_normals_comp_spirv);
         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
         info.stage.module = module;
         info.stage.pName = "main";
         info.layout = layout_;
-        SF_VK_CHECK(vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline_));
-        vkDestroyShaderModule(device_, module, nullptr);
+        SF_VK_CHECK(ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline_));
+        ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
     } catch (...) {
-        if (module) vkDestroyShaderModule(device_, module, nullptr);
+        if (module) ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
         release();
         throw;
     }
@@ -38,9 +39,10 @@ NormalsPipeline::NormalsPipeline(const Context& context) : device_(context.devic
 NormalsPipeline::~NormalsPipeline() { release(); }
 
 void NormalsPipeline::release() {
-    if (pipeline_) vkDestroyPipeline(device_, pipeline_, nullptr);
-    if (layout_) vkDestroyPipelineLayout(device_, layout_, nullptr);
-    if (setLayout_) vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
+    const Context::Impl& ctx = context_->impl();
+    if (pipeline_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline_, ctx.allocator);
+    if (layout_) ctx.vk.vkDestroyPipelineLayout(ctx.device, layout_, ctx.allocator);
+    if (setLayout_) ctx.vk.vkDestroyDescriptorSetLayout(ctx.device, setLayout_, ctx.allocator);
     pipeline_ = VK_NULL_HANDLE;
     layout_ = VK_NULL_HANDLE;
     setLayout_ = VK_NULL_HANDLE;
@@ -49,8 +51,9 @@ void NormalsPipeline::release() {
 void NormalsPipeline::record(VkCommandBuffer commands, const Context& context, VkDescriptorSet set,
                              NormalsPushConstants push) const {
     if (push.vertexCount == 0) return;
-    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
-    vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
+    const Context::Impl& ctx = context.impl();
+    ctx.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
+    ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
     const uint64_t perDispatch =
         uint64_t(context.properties().limits.maxComputeWorkGroupCount[0]) * kNormalsWorkgroupSize;
     const uint64_t end = uint64_t(push.firstVertex) + push.vertexCount;
@@ -58,8 +61,8 @@ void NormalsPipeline::record(VkCommandBuffer commands, const Context& context, V
         NormalsPushConstants part = push;
         part.firstVertex = uint32_t(start);
         part.vertexCount = uint32_t(std::min<uint64_t>(perDispatch, end - start));
-        vkCmdPushConstants(commands, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(part), &part);
-        vkCmdDispatch(commands, (part.vertexCount + kNormalsWorkgroupSize - 1) / kNormalsWorkgroupSize, 1, 1);
+        ctx.vk.vkCmdPushConstants(commands, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(part), &part);
+        ctx.vk.vkCmdDispatch(commands, (part.vertexCount + kNormalsWorkgroupSize - 1) / kNormalsWorkgroupSize, 1, 1);
     }
 }
 

@@ -3,11 +3,10 @@
 
 #include <cstdint>
 
-#include <volk.h>
+#include "context.hpp"
 
 namespace sculptflow {
 
-class Context;
 
 // normals.comp's push constants: a vertex range and float offsets/strides.
 struct NormalsPushConstants {
@@ -41,7 +40,7 @@ public:
 private:
     void release();
 
-    VkDevice device_ = VK_NULL_HANDLE;
+    const Context* context_ = nullptr;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     VkPipeline pipeline_ = VK_NULL_HANDLE;

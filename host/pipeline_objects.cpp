@@ -3,21 +3,24 @@
 
 #include <vector>
 
+#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 
-VkShaderModule createShaderModule(VkDevice device, std::span<const uint32_t> spirv) {
+VkShaderModule createShaderModule(const Context& context, std::span<const uint32_t> spirv) {
+    const Context::Impl& ctx = context.impl();
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     info.codeSize = spirv.size_bytes();
     info.pCode = spirv.data();
     VkShaderModule module = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkCreateShaderModule(device, &info, nullptr, &module));
+    SF_VK_CHECK(ctx.vk.vkCreateShaderModule(ctx.device, &info, ctx.allocator, &module));
     return module;
 }
 
-ComputeLayouts createComputeLayouts(VkDevice device, std::span<const VkDescriptorType> bindings,
+ComputeLayouts createComputeLayouts(const Context& context, std::span<const VkDescriptorType> bindings,
                                     uint32_t pushBytes) {
+    const Context::Impl& ctx = context.impl();
     std::vector<VkDescriptorSetLayoutBinding> entries(bindings.size());
     for (uint32_t i = 0; i < entries.size(); ++i)
         entries[i] = {i, bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
@@ -25,7 +28,7 @@ ComputeLayouts createComputeLayouts(VkDevice device, std::span<const VkDescripto
     setInfo.bindingCount = uint32_t(entries.size());
     setInfo.pBindings = entries.data();
     ComputeLayouts layouts;
-    SF_VK_CHECK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &layouts.set));
+    SF_VK_CHECK(ctx.vk.vkCreateDescriptorSetLayout(ctx.device, &setInfo, ctx.allocator, &layouts.set));
 
     const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
@@ -33,15 +36,16 @@ ComputeLayouts createComputeLayouts(VkDevice device, std::span<const VkDescripto
     layoutInfo.pSetLayouts = &layouts.set;
     layoutInfo.pushConstantRangeCount = 1;
     layoutInfo.pPushConstantRanges = &push;
-    const VkResult result = vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layouts.pipeline);
+    const VkResult result = ctx.vk.vkCreatePipelineLayout(ctx.device, &layoutInfo, ctx.allocator, &layouts.pipeline);
     if (result != VK_SUCCESS) {
-        vkDestroyDescriptorSetLayout(device, layouts.set, nullptr);
+        ctx.vk.vkDestroyDescriptorSetLayout(ctx.device, layouts.set, ctx.allocator);
         vkCheck(result, "vkCreatePipelineLayout");
     }
     return layouts;
 }
 
-VkPipeline createMeshPipeline(VkDevice device, const MeshPipelineInfo& mesh) {
+VkPipeline createMeshPipeline(const Context& context, const MeshPipelineInfo& mesh) {
+    const Context::Impl& ctx = context.impl();
     const VkPipelineShaderStageCreateInfo stages[2] = {
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
          .module = mesh.vertexShader, .pName = "main"},
@@ -80,7 +84,7 @@ VkPipeline createMeshPipeline(VkDevice device, const MeshPipelineInfo& mesh) {
         .pRasterizationState = &raster, .pMultisampleState = &multisample, .pDepthStencilState = &depth,
         .pColorBlendState = &blend, .pDynamicState = &dynamic, .layout = mesh.layout, .renderPass = mesh.renderPass};
     VkPipeline pipeline = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &info, nullptr, &pipeline));
+    SF_VK_CHECK(ctx.vk.vkCreateGraphicsPipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline));
     return pipeline;
 }
 

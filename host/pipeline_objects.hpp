@@ -4,12 +4,12 @@
 #include <cstdint>
 #include <span>
 
-#include <volk.h>
+#include "context.hpp"
 
 namespace sculptflow {
 
 // A shader module from SPIR-V words. Throws sculptflow::Error on failure.
-VkShaderModule createShaderModule(VkDevice device, std::span<const uint32_t> spirv);
+VkShaderModule createShaderModule(const Context& context, std::span<const uint32_t> spirv);
 
 // A compute pipeline's layouts: one descriptor per binding (binding i of type
 // bindings[i], compute stage) and one push-constant range of pushBytes.
@@ -19,7 +19,7 @@ struct ComputeLayouts {
 };
 
 // Creates both, or neither: throws sculptflow::Error with nothing left behind.
-ComputeLayouts createComputeLayouts(VkDevice device, std::span<const VkDescriptorType> bindings,
+ComputeLayouts createComputeLayouts(const Context& context, std::span<const VkDescriptorType> bindings,
                                     uint32_t pushBytes);
 
 // What differs between the mesh-drawing pipelines: their shaders, vertex input,
@@ -37,6 +37,6 @@ struct MeshPipelineInfo {
 // culling (open meshes show both sides; the shaders light the side in view),
 // depth test and write with LESS, one opaque colour attachment, and dynamic
 // viewport and scissor (so a resize rebuilds no pipeline).
-VkPipeline createMeshPipeline(VkDevice device, const MeshPipelineInfo& info);
+VkPipeline createMeshPipeline(const Context& context, const MeshPipelineInfo& info);
 
 } // namespace sculptflow

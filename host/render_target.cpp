@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "context.hpp"
+#include "context_impl.hpp"
 #include "error.hpp"
 #include "vulkan_check.hpp"
 
@@ -18,16 +18,18 @@ constexpr VkAccessFlags kAttachmentWrites =
 
 } // namespace
 
-VkFormat chooseDepthFormat(VkPhysicalDevice device) {
+VkFormat chooseDepthFormat(const Context& context) {
+    const Context::Impl& ctx = context.impl();
     for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
         VkFormatProperties properties;
-        vkGetPhysicalDeviceFormatProperties(device, format, &properties);
+        ctx.vk.vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, format, &properties);
         if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
     }
     throw Error("render: the device has no depth attachment format");
 }
 
-VkRenderPass createMeshRenderPass(VkDevice device, VkFormat depthFormat) {
+VkRenderPass createMeshRenderPass(const Context& context, VkFormat depthFormat) {
+    const Context::Impl& ctx = context.impl();
     // Both attachments start UNDEFINED (cleared every frame); colour ends ready to be read by transfers.
     const VkAttachmentDescription attachments[2] = {
         {0, kColorFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
@@ -59,12 +61,13 @@ VkRenderPass createMeshRenderPass(VkDevice device, VkFormat depthFormat) {
     info.dependencyCount = 2;
     info.pDependencies = dependencies;
     VkRenderPass pass = VK_NULL_HANDLE;
-    SF_VK_CHECK(vkCreateRenderPass(device, &info, nullptr, &pass));
+    SF_VK_CHECK(ctx.vk.vkCreateRenderPass(ctx.device, &info, ctx.allocator, &pass));
     return pass;
 }
 
 RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat depthFormat, VkRenderPass renderPass)
-    : device_(context.device()), extent_(extent) {
+    : context_(&context), extent_(extent) {
+    const Context::Impl& ctx = context_->impl();
     const auto& limits = context.properties().limits;
     if (extent.width == 0 || extent.height == 0 || extent.width > limits.maxFramebufferWidth ||
         extent.height > limits.maxFramebufferHeight)
@@ -88,21 +91,21 @@ RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat d
             info.usage = usages[i];
             info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
             info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-            SF_VK_CHECK(vkCreateImage(device_, &info, nullptr, &images_[i]));
+            SF_VK_CHECK(ctx.vk.vkCreateImage(ctx.device, &info, ctx.allocator, &images_[i]));
             VkMemoryRequirements requirements;
-            vkGetImageMemoryRequirements(device_, images_[i], &requirements);
+            ctx.vk.vkGetImageMemoryRequirements(ctx.device, images_[i], &requirements);
             VkMemoryAllocateInfo allocation{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
             allocation.allocationSize = requirements.size;
             allocation.memoryTypeIndex =
-                context.memoryType(requirements.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-            SF_VK_CHECK(vkAllocateMemory(device_, &allocation, nullptr, &memory_[i]));
-            SF_VK_CHECK(vkBindImageMemory(device_, images_[i], memory_[i], 0));
+                ctx.memoryType(requirements.memoryTypeBits, 0, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+            SF_VK_CHECK(ctx.vk.vkAllocateMemory(ctx.device, &allocation, ctx.allocator, &memory_[i]));
+            SF_VK_CHECK(ctx.vk.vkBindImageMemory(ctx.device, images_[i], memory_[i], 0));
             VkImageViewCreateInfo viewInfo{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
             viewInfo.image = images_[i];
             viewInfo.viewType = VK_IMAGE_VIEW_TYPE_2D;
             viewInfo.format = formats[i];
             viewInfo.subresourceRange = {aspects[i], 0, 1, 0, 1};
-            SF_VK_CHECK(vkCreateImageView(device_, &viewInfo, nullptr, &views_[i]));
+            SF_VK_CHECK(ctx.vk.vkCreateImageView(ctx.device, &viewInfo, ctx.allocator, &views_[i]));
         }
         VkFramebufferCreateInfo info{VK_STRUCTURE_TYPE_FRAMEBUFFER_CREATE_INFO};
         info.renderPass = renderPass;
@@ -111,7 +114,7 @@ RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat d
         info.width = extent.width;
         info.height = extent.height;
         info.layers = 1;
-        SF_VK_CHECK(vkCreateFramebuffer(device_, &info, nullptr, &framebuffer_));
+        SF_VK_CHECK(ctx.vk.vkCreateFramebuffer(ctx.device, &info, ctx.allocator, &framebuffer_));
     } catch (...) {
         release();
         throw;
@@ -121,12 +124,13 @@ RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat d
 RenderTarget::~RenderTarget() { release(); }
 
 void RenderTarget::release() {
-    if (framebuffer_) vkDestroyFramebuffer(device_, framebuffer_, nullptr);
+    const Context::Impl& ctx = context_->impl();
+    if (framebuffer_) ctx.vk.vkDestroyFramebuffer(ctx.device, framebuffer_, ctx.allocator);
     framebuffer_ = VK_NULL_HANDLE;
     for (int i = 0; i < 2; ++i) {
-        if (views_[i]) vkDestroyImageView(device_, views_[i], nullptr);
-        if (images_[i]) vkDestroyImage(device_, images_[i], nullptr);
-        if (memory_[i]) vkFreeMemory(device_, memory_[i], nullptr);
+        if (views_[i]) ctx.vk.vkDestroyImageView(ctx.device, views_[i], ctx.allocator);
+        if (images_[i]) ctx.vk.vkDestroyImage(ctx.device, images_[i], ctx.allocator);
+        if (memory_[i]) ctx.vk.vkFreeMemory(ctx.device, memory_[i], ctx.allocator);
         views_[i] = VK_NULL_HANDLE;
         images_[i] = VK_NULL_HANDLE;
         memory_[i] = VK_NULL_HANDLE;

@@ -6,22 +6,21 @@
 
 #include <cstdint>
 
-#include <volk.h>
+#include "context.hpp"
 
 namespace sculptflow {
 
-class Context;
 
 // 8-bit sRGB RGBA: the shaders write linear light and the hardware encodes it.
 inline constexpr VkFormat kColorFormat = VK_FORMAT_R8G8B8A8_SRGB;
 
 // A depth format the device can render to. Throws sculptflow::Error when none.
-VkFormat chooseDepthFormat(VkPhysicalDevice device);
+VkFormat chooseDepthFormat(const Context& context);
 
 // One subpass that clears both attachments and ends with the colour image in
 // TRANSFER_SRC_OPTIMAL; it waits for the previous frame's attachment writes and
 // transfer reads of the colour image, and transfers read the colour after it.
-VkRenderPass createMeshRenderPass(VkDevice device, VkFormat depthFormat);
+VkRenderPass createMeshRenderPass(const Context& context, VkFormat depthFormat);
 
 // Owns the two images, their memory, views and the framebuffer for `renderPass`
 // (createMeshRenderPass's). The colour image is left in TRANSFER_SRC_OPTIMAL after each frame.
@@ -39,7 +38,7 @@ public:
 private:
     void release();
 
-    VkDevice device_ = VK_NULL_HANDLE;
+    const Context* context_ = nullptr;
     VkExtent2D extent_{0, 0};
     VkImage images_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE}; // colour, depth
     VkDeviceMemory memory_[2] = {VK_NULL_HANDLE, VK_NULL_HANDLE};

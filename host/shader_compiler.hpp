@@ -11,17 +11,12 @@
 #include <vector>
 
 #include "error.hpp"
+#include "hot_reload.hpp" // ShaderDiagnostic
 
 namespace sculptflow {
 
-struct ShaderDiagnostic {
-    std::filesystem::path file; // the file the message is about (an included one, too)
-    int line = 0;               // 1-based; 0 when glslang gave none
-    std::string message;
-};
-
 // A shader that did not compile: what() lists every diagnostic as file:line: message.
-class ShaderCompileError : public Error {
+class SCULPTFLOW_API ShaderCompileError : public Error {
 public:
     explicit ShaderCompileError(std::vector<ShaderDiagnostic> diagnostics);
     const std::vector<ShaderDiagnostic>& diagnostics() const { return diagnostics_; }

@@ -1,16 +1,28 @@
 // Watching deform.comp and its includes, recompiling, and swapping pipelines safely.
-#include "shader_reloader.hpp"
+#include "hot_reload.hpp"
+
+#include "file_watcher.hpp"
+#include "shader_compiler.hpp"
 
 #include <chrono>
 #include <cstdio>
 
 namespace sculptflow {
 
-ShaderReloader::ShaderReloader(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry,
-                               bool useInotify)
-    : solver_(solver), directory_(std::move(directory)), entry_(std::move(entry)), watcher_(useInotify) {
-    reload();
-}
+struct ShaderReloader::Impl {
+    Impl(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry, bool useInotify)
+        : solver_(solver), directory_(std::move(directory)), entry_(std::move(entry)), watcher_(useInotify) {}
+    ReloadReport reload();
+
+    GpuSolver& solver_;
+    std::filesystem::path directory_;
+    std::filesystem::path entry_;
+    FileWatcher watcher_;
+    std::vector<std::filesystem::path> sources_;
+    std::function<void(const ReloadReport&)> callback_;
+    ReloadReport last_;
+    int generation_ = 0;
+};
 
 namespace {
 
@@ -28,12 +40,7 @@ std::vector<std::filesystem::path> shaderFilesUnder(const std::filesystem::path&
 
 } // namespace
 
-ReloadReport ShaderReloader::poll() {
-    if (!watcher_.changed()) return {};
-    return reload();
-}
-
-ReloadReport ShaderReloader::reload() {
+ReloadReport ShaderReloader::Impl::reload() {
     ReloadReport report;
     auto begin = std::chrono::steady_clock::now();
     try {
@@ -60,5 +67,26 @@ ReloadReport ShaderReloader::reload() {
     last_ = report;
     return report;
 }
+
+ShaderReloader::ShaderReloader(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry,
+                               bool useInotify)
+    : impl_(std::make_unique<Impl>(solver, std::move(directory), std::move(entry), useInotify)) {
+    impl_->reload();
+}
+ShaderReloader::~ShaderReloader() = default;
+
+ReloadReport ShaderReloader::poll() {
+    if (!impl_->watcher_.changed()) return {};
+    return impl_->reload();
+}
+
+ReloadReport ShaderReloader::reload() { return impl_->reload(); }
+void ShaderReloader::onReport(std::function<void(const ReloadReport&)> callback) {
+    impl_->callback_ = std::move(callback);
+}
+int ShaderReloader::generation() const { return impl_->generation_; }
+const ReloadReport& ShaderReloader::lastReport() const { return impl_->last_; }
+const std::vector<std::filesystem::path>& ShaderReloader::sources() const { return impl_->sources_; }
+bool ShaderReloader::usesInotify() const { return impl_->watcher_.usesInotify(); }
 
 } // namespace sculptflow

@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include <volk.h>
+#include "vulkan_functions.hpp"
 
 namespace sculptflow {
 

@@ -4,14 +4,9 @@
 #include <glm/glm.hpp>
 
 #include "kernel.hpp"
+#include "mesh.hpp"
 
 namespace sculptflow {
-
-// An axis-aligned box in voxels.
-struct Bounds {
-    glm::vec3 min{0.0f};
-    glm::vec3 max{0.0f};
-};
 
 // False only when the kernel would cull every point of the box: the box form of
 // the shader's per-vertex test (field.glsl, outOfReach). The distance from any

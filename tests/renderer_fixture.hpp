@@ -120,7 +120,11 @@ public:
         vkDestroyInstance(instance_, nullptr);
     }
 
-    AdoptedDevice adopted() const { return {instance_, physical_, device_, family_, queue_, nullptr}; }
+    AdoptedDevice adopted() const {
+        AdoptedDevice adopted{instance_, physical_, device_, family_, queue_};
+        adopted.loader.getInstanceProcAddr = vkGetInstanceProcAddr; // volk's, as a volk renderer passes it
+        return adopted;
+    }
     VkDevice device() const { return device_; }
 
     // Host-visible, coherent, mapped; freed with the renderer.

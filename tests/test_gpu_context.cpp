@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "context.hpp"
+#include "context_impl.hpp"
 #include "error.hpp"
 #include "test_support.hpp"
 
@@ -44,8 +44,9 @@ TEST(GpuContext, ValidationMessagesBecomeErrors) {
     info.size = 0;
     info.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
     VkBuffer buffer = VK_NULL_HANDLE;
-    vkCreateBuffer(context.device(), &info, nullptr, &buffer);
-    if (buffer) vkDestroyBuffer(context.device(), buffer, nullptr);
+    const VulkanFunctions& vk = vkFunctions(context);
+    vk.vkCreateBuffer(context.device(), &info, nullptr, &buffer);
+    if (buffer) vk.vkDestroyBuffer(context.device(), buffer, nullptr);
     EXPECT_TRUE(test::failsWith([&] { context.throwOnValidationMessages(); }, {"validation reported"}));
     EXPECT_NO_THROW(context.throwOnValidationMessages()); // the list was cleared
 }

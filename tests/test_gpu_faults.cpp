@@ -8,6 +8,7 @@
 
 #include "default_case.hpp"
 #include "error.hpp"
+#include "deform_recorder.hpp"
 #include "gpu_solver.hpp"
 #include "test_support.hpp"
 
@@ -24,8 +25,9 @@ TEST(GpuFaults, ExhaustedMemoryBudgetFailsBeforeDispatchAndKeepsTheMesh) {
     const std::vector<glm::vec3> start = sphere(move, 3); // 642 vertices: 7,704 bytes per position buffer
     // Room for the solver's own buffers and the mesh (with its compaction scratch),
     // not for its statistics (10,272 bytes).
-    Context context(ContextOptions{.validation = true,
-                                   .memoryBudget = 400 + 16 + 2 * 7704 + DeformScratch::bytes(642) + 4000});
+    ContextOptions options{.validation = true};
+    options.hooks.memoryBudget = 400 + 16 + 2 * 7704 + DeformScratch::bytes(642) + 4000;
+    Context context(options);
     GpuSolver solver(context);
     GpuMesh mesh(context, start);
     EXPECT_TRUE(test::failsWith([&] { solver.run(mesh, move, SolverOptions{}, /*statistics=*/true); },

@@ -11,7 +11,7 @@
 #include "gpu_fixture.hpp"
 #include "kernel_fixtures.hpp"
 #include "shader_compiler.hpp"
-#include "shader_reloader.hpp"
+#include "hot_reload.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -15,7 +15,7 @@
 #include "file_watcher.hpp"
 #include "ground_truth.hpp"
 #include "move_inputs.hpp"
-#include "shader_reloader.hpp"
+#include "hot_reload.hpp"
 #include "tuning_params.hpp"
 #include "validation.hpp"
 

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "context.hpp"
+#include "context_impl.hpp"
 #include "error.hpp"
 #include "memory_barrier.hpp"
 #include "mesh_renderer.hpp" // vertexNormals
@@ -22,7 +22,8 @@ constexpr VkAccessFlags kVertexReads = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_
 
 LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh, const Stroke& stroke,
                    const LiveMoveOptions& options)
-    : vertexCount_(uint32_t(mesh.positions.size())),
+    : vk_(vkFunctions(context)),
+      vertexCount_(uint32_t(mesh.positions.size())),
       indexCount_(uint32_t(mesh.triangles.size())),
       chunks_(mesh.chunks),
       playback_(stroke) {
@@ -49,7 +50,7 @@ LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh
     submitAndWait(context, pool, [&](VkCommandBuffer commands) {
         const VkBufferCopy region{0, 0, bytes};
         vkCmdCopyBuffer(commands, undeformed_.handle(), vertices_.handle(), 1, &region);
-        memoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+        memoryBarrier(vk_, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                       kVertexStages | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                       kVertexReads | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
                           VK_ACCESS_TRANSFER_WRITE_BIT);
@@ -69,12 +70,12 @@ LiveMesh::~LiveMesh() = default;
 void LiveMesh::recordReset(VkCommandBuffer commands) {
     // After earlier draws read the vertices and the solver wrote them; before the
     // grab's snapshot (LiveMove::record's first barrier covers transfer writes) and the draw.
-    memoryBarrier(commands, kVertexStages | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+    memoryBarrier(vk_, commands, kVertexStages | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                   VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
                   VK_ACCESS_TRANSFER_WRITE_BIT);
     const VkBufferCopy region{0, 0, vertices_.size()};
     vkCmdCopyBuffer(commands, undeformed_.handle(), vertices_.handle(), 1, &region);
-    memoryBarrier(commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+    memoryBarrier(vk_, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                   kVertexStages | VK_PIPELINE_STAGE_TRANSFER_BIT, kVertexReads | VK_ACCESS_TRANSFER_READ_BIT);
     for (size_t c = 0; c < chunks_.size(); ++c) live_->setChunkBounds(c, chunks_[c].bounds);
 }

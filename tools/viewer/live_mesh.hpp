@@ -11,6 +11,7 @@
 
 #include "chunked_mesh.hpp"
 #include "gpu_buffer.hpp"
+#include "vulkan_functions.hpp"
 #include "live_move.hpp"
 #include "mesh_pipeline.hpp"
 #include "stroke_playback.hpp"
@@ -48,6 +49,7 @@ public:
     const std::string& lastError() const { return lastError_; }
 
 private:
+    const VulkanFunctions& vk_; // the Context's table, for the shared barrier helper
     void recordReset(VkCommandBuffer commands);
 
     uint32_t vertexCount_ = 0;

@@ -15,9 +15,9 @@ MeshPipeline::MeshPipeline(const Context& context, VkFormat depthFormat) : devic
     if (!(context.queueFlags() & VK_QUEUE_GRAPHICS_BIT))
         throw Error("viewer: the queue of " + context.deviceName() + " has no graphics support");
     try {
-        vertexShader_ = createShaderModule(device_, k_viewer_vert_spirv);
-        fragmentShader_ = createShaderModule(device_, k_viewer_frag_spirv);
-        renderPass_ = createMeshRenderPass(device_, depthFormat);
+        vertexShader_ = createShaderModule(context, k_viewer_vert_spirv);
+        fragmentShader_ = createShaderModule(context, k_viewer_frag_spirv);
+        renderPass_ = createMeshRenderPass(context, depthFormat);
 
         const VkPushConstantRange range{VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
                                         sizeof(ViewerPushConstants)};
@@ -31,7 +31,7 @@ MeshPipeline::MeshPipeline(const Context& context, VkFormat depthFormat) : devic
         const VkVertexInputAttributeDescription attributes[3] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
                                                                  {1, 0, VK_FORMAT_R32G32B32_SFLOAT, kNormalOffset},
                                                                  {2, 1, VK_FORMAT_R32_UINT, 0}};
-        pipeline_ = createMeshPipeline(device_, {vertexShader_, fragmentShader_, bindings, attributes, layout_,
+        pipeline_ = createMeshPipeline(context, {vertexShader_, fragmentShader_, bindings, attributes, layout_,
                                                  renderPass_});
     } catch (...) {
         release();

@@ -113,10 +113,12 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
                                              options_.synchronizationValidation);
     if (window_) surface_ = std::make_unique<WindowSurface>(device_->instance(), *window_);
     device_->openDevice(surface_ ? surface_->handle() : VK_NULL_HANDLE);
-    context_ = std::make_unique<Context>(AdoptedDevice{device_->instance(), device_->physicalDevice(),
-                                                       device_->device(), device_->queueFamily(), device_->queue()});
+    AdoptedDevice adopted{device_->instance(), device_->physicalDevice(), device_->device(),
+                          device_->queueFamily(), device_->queue()};
+    adopted.loader.getInstanceProcAddr = vkGetInstanceProcAddr; // volk's, loaded by ViewerDevice
+    context_ = std::make_unique<Context>(adopted);
     ring_ = std::make_unique<FrameRing>(device_->device(), device_->queueFamily());
-    depthFormat_ = chooseDepthFormat(device_->physicalDevice());
+    depthFormat_ = chooseDepthFormat(*context_);
     pipeline_ = std::make_unique<MeshPipeline>(*context_, depthFormat_);
     VkExtent2D extent{options_.width, options_.height};
     if (window_) {

@@ -43,7 +43,9 @@ ViewerDevice::ViewerDevice(bool validation, std::span<const char* const> windowE
     : messages_(&messages) {
     if (volkInitialize() != VK_SUCCESS)
         throw Error("no Vulkan loader found (libvulkan.so.1); install a Vulkan driver");
-    if (validation && !hasInstanceLayer(kValidationLayer))
+    VulkanFunctions loader; // the layer and extension queries below
+    loadGlobalFunctions(loader, vkGetInstanceProcAddr);
+    if (validation && !hasInstanceLayer(loader, kValidationLayer))
         throw Error(std::string("validation requested but ") + kValidationLayer +
                     " is not installed (Debian: vulkan-validationlayers)");
 
@@ -56,7 +58,7 @@ ViewerDevice::ViewerDevice(bool validation, std::span<const char* const> windowE
     VkDebugUtilsMessengerCreateInfoEXT messengerInfo = validationMessengerInfo(&ViewerDevice::onMessage, this);
     if (validation) {
         extensions.push_back(VK_EXT_DEBUG_UTILS_EXTENSION_NAME);
-        if (!hasInstanceExtension(kValidationLayer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))
+        if (!hasInstanceExtension(loader, kValidationLayer, VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME))
             throw Error(std::string(kValidationLayer) + " lacks " + VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME +
                         ", needed for synchronization validation");
         extensions.push_back(VK_EXT_VALIDATION_FEATURES_EXTENSION_NAME);

@@ -1,6 +1,8 @@
 // Pose pairs to tool motion in normalised time, in double (spec §1, §2).
 #pragma once
 
+#include "export.hpp"
+
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -34,18 +36,18 @@ struct Move {
 
 // Rotation vector of qB·qA⁻¹ on the short arc (the double cover is fixed by the
 // sign of dot(qA, qB)). Accurate for angles near 0 and near π.
-glm::dvec3 rotationVector(const glm::dquat& qA, const glm::dquat& qB);
+SCULPTFLOW_API glm::dvec3 rotationVector(const glm::dquat& qA, const glm::dquat& qB);
 
 // The motion of `tool` from pose `a` to pose `b` (indices), scaled to voxels.
-ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSize);
+SCULPTFLOW_API ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b, double voxelSize);
 // The same between two given poses; tool.poses is not read. Allocates nothing
 // unless it throws (the renderer's per-frame path calls it).
-ToolMotion toolMotion(const ToolStroke& tool, const Pose& a, const Pose& b, double voxelSize);
+SCULPTFLOW_API ToolMotion toolMotion(const ToolStroke& tool, const Pose& a, const Pose& b, double voxelSize);
 
 // Move-tool mode: each tool's first pose to its last.
-Move moveToolMotion(const Stroke& stroke);
+SCULPTFLOW_API Move moveToolMotion(const Stroke& stroke);
 
 // Continuous mode: one move per consecutive pair of poses of a single-tool stroke.
-std::vector<Move> continuousMotions(const Stroke& stroke);
+SCULPTFLOW_API std::vector<Move> continuousMotions(const Stroke& stroke);
 
 } // namespace sculptflow

@@ -1,6 +1,8 @@
 // Per-vertex debug statistics and their per-dispatch summary (spec §4, debug readback).
 #pragma once
 
+#include "export.hpp"
+
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -32,6 +34,6 @@ struct SolveReport {
     double meanEvaluations() const { return vertices ? double(evaluations) / double(vertices) : 0.0; }
 };
 
-SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices = 16);
+SCULPTFLOW_API SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices = 16);
 
 } // namespace sculptflow

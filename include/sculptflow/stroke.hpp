@@ -1,6 +1,8 @@
 // A recorded or scripted stroke: the poses of one or more tools (spec §2, §5).
 #pragma once
 
+#include "export.hpp"
+
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -47,21 +49,21 @@ struct StrokeReadOptions {
 // Reads a stroke as the spec's JSON (.json) or the recorded binary format (.bin),
 // chosen by extension. Throws sculptflow::Error naming the file and the problem;
 // a malformed file never yields a partial stroke.
-Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& options = {});
-Stroke readStrokeJson(const std::filesystem::path& path);
-Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options = {});
+SCULPTFLOW_API Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& options = {});
+SCULPTFLOW_API Stroke readStrokeJson(const std::filesystem::path& path);
+SCULPTFLOW_API Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options = {});
 
 // The same from bytes in memory (an archive, a network message, a fuzzer);
 // `name` only names the source in errors.
-Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& name);
-Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& name,
+SCULPTFLOW_API Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& name);
+SCULPTFLOW_API Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& name,
                       const StrokeReadOptions& options = {});
 
 // Writes the spec's JSON form (round-trips through readStrokeJson).
-void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path);
+SCULPTFLOW_API void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path);
 
 // Checks the invariants every reader enforces; throws sculptflow::Error naming
 // `source` and the offending field.
-void validateStroke(const Stroke& stroke, const std::string& source);
+SCULPTFLOW_API void validateStroke(const Stroke& stroke, const std::string& source);
 
 } // namespace sculptflow

@@ -1,6 +1,8 @@
 // The one exception type sculptflow throws for bad input and failed setup.
 #pragma once
 
+#include "export.hpp"
+
 #include <stdexcept>
 #include <string>
 
@@ -8,7 +10,7 @@ namespace sculptflow {
 
 // Thrown for malformed files, invalid parameters and failed setup. The message
 // names the file or parameter and says what is wrong.
-class Error : public std::runtime_error {
+class SCULPTFLOW_API Error : public std::runtime_error {
 public:
     explicit Error(const std::string& message) : std::runtime_error(message) {}
 };

@@ -1,6 +1,8 @@
 // A polygon mesh and its OBJ / PLY input and output.
 #pragma once
 
+#include "export.hpp"
+
 #include <cstdint>
 #include <filesystem>
 #include <string>
@@ -17,17 +19,23 @@ struct Mesh {
     std::vector<uint32_t> faceIndices; // concatenated, zero-based
 };
 
+// An axis-aligned box, in voxels.
+struct Bounds {
+    glm::vec3 min{0.0f};
+    glm::vec3 max{0.0f};
+};
+
 enum class MeshFormat { Obj, PlyAscii, PlyBinary };
 
 // Reads .obj or .ply (ASCII, binary little- or big-endian), chosen by extension.
 // Throws sculptflow::Error naming the file and what is wrong; never returns a partial mesh.
-Mesh readMesh(const std::filesystem::path& path);
+SCULPTFLOW_API Mesh readMesh(const std::filesystem::path& path);
 // The same from bytes in memory; `name` picks the format by extension and names
 // the source in errors.
-Mesh parseMesh(const std::string& bytes, const std::filesystem::path& name);
+SCULPTFLOW_API Mesh parseMesh(const std::string& bytes, const std::filesystem::path& name);
 
 // Writes by extension (.obj, or .ply as binary little-endian), or in the given format.
-void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
-void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format);
+SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
+SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format);
 
 } // namespace sculptflow

@@ -1,6 +1,8 @@
 // The solver's methods and tunables (spec §4), as the public API takes them.
 #pragma once
 
+#include "export.hpp"
+
 #include <optional>
 #include <string_view>
 
@@ -26,13 +28,13 @@ struct SolverOptions {
 };
 
 // Throws sculptflow::Error naming the first invalid parameter.
-void validateSolverOptions(const SolverOptions& options);
+SCULPTFLOW_API void validateSolverOptions(const SolverOptions& options);
 
-std::string_view methodName(Method method); // "rk4", "rk4dbl", "bs32", "dp45"
-std::optional<Method> parseMethod(std::string_view name);
+SCULPTFLOW_API std::string_view methodName(Method method); // "rk4", "rk4dbl", "bs32", "dp45"
+SCULPTFLOW_API std::optional<Method> parseMethod(std::string_view name);
 
 // Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
 // maxIterations × stages + 4 per segment, one segment per distinct tool end.
-long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
+SCULPTFLOW_API long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
 
 } // namespace sculptflow

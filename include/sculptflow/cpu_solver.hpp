@@ -1,6 +1,8 @@
 // The CPU reference: the shared kernel, in float, over a vertex array.
 #pragma once
 
+#include "export.hpp"
+
 #include <span>
 #include <vector>
 
@@ -20,7 +22,7 @@ struct CpuSolution {
 
 // Integrates every vertex (voxels) through the move. threads = 0 uses every core.
 // Throws sculptflow::Error for invalid options or tools.
-CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
+SCULPTFLOW_API CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
                        const SolverOptions& options, unsigned threads = 0);
 
 } // namespace sculptflow

@@ -1,0 +1,50 @@
+# The installed package: sculptflow::sculptflow (and sculptflow::hot_reload),
+# their public headers, a CMake config and a pkg-config file. Static by
+# default; -DBUILD_SHARED_LIBS=ON builds both shared. Shaders are embedded as
+# SPIR-V, so nothing is read at run time.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+add_library(sculptflow $<TARGET_OBJECTS:sculptflow_objects>)
+add_library(sculptflow::sculptflow ALIAS sculptflow)
+target_include_directories(sculptflow PUBLIC
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+target_compile_features(sculptflow PUBLIC cxx_std_20)
+target_link_libraries(sculptflow PUBLIC glm::glm Vulkan::Headers
+  PRIVATE Threads::Threads tinyobjloader::tinyobjloader ${CMAKE_DL_LIBS})
+
+add_library(sculptflow_hot_reload $<TARGET_OBJECTS:sculptflow_hot_reload_objects>)
+add_library(sculptflow::hot_reload ALIAS sculptflow_hot_reload)
+target_link_libraries(sculptflow_hot_reload PUBLIC sculptflow
+  PRIVATE glslang::glslang glslang::SPIRV glslang::glslang-default-resource-limits)
+
+set_target_properties(sculptflow PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+set_target_properties(sculptflow_hot_reload PROPERTIES EXPORT_NAME hot_reload
+  VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+
+set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/sculptflow)
+install(TARGETS sculptflow sculptflow_hot_reload EXPORT sculptflowTargets
+  ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
+  RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY include/sculptflow DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(EXPORT sculptflowTargets NAMESPACE sculptflow:: DESTINATION ${config_dir})
+
+if(BUILD_SHARED_LIBS)
+  set(SCULPTFLOW_STATIC OFF)
+else()
+  set(SCULPTFLOW_STATIC ON)
+endif()
+configure_package_config_file(cmake/sculptflowConfig.cmake.in
+  ${PROJECT_BINARY_DIR}/sculptflowConfig.cmake INSTALL_DESTINATION ${config_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/sculptflowConfigVersion.cmake
+  COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/sculptflowConfig.cmake ${PROJECT_BINARY_DIR}/sculptflowConfigVersion.cmake
+  DESTINATION ${config_dir})
+
+# pkg-config: a static build lists what its objects need in Libs.private.
+if(SCULPTFLOW_STATIC)
+  set(SCULPTFLOW_PC_LIBS_PRIVATE "-ltinyobjloader -ldl -lpthread")
+endif()
+configure_file(cmake/sculptflow.pc.in ${PROJECT_BINARY_DIR}/sculptflow.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/sculptflow.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

@@ -1,0 +1,61 @@
+// The library's side of a Context: its entry-point table, handles, hooks and
+// memory accounting. Internal; every GPU object of the library reads it.
+#pragma once
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "context.hpp"
+#include "vulkan_functions.hpp"
+
+namespace sculptflow {
+
+struct Context::Impl {
+    VulkanFunctions vk;
+    std::optional<LoaderLibrary> library; // when no vkGetInstanceProcAddr was given
+
+    VkInstance instance = VK_NULL_HANDLE;
+    VkDebugUtilsMessengerEXT messenger = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkPhysicalDeviceProperties properties{};
+    VkPhysicalDeviceMemoryProperties memory{};
+    VkDevice device = VK_NULL_HANDLE;
+    uint32_t queueFamily = 0;
+    VkQueue queue = VK_NULL_HANDLE;
+    VkQueueFlags queueFlags = 0;
+    bool adopted = false;
+
+    const VkAllocationCallbacks* allocator = nullptr;
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    std::string objectNamePrefix; // empty where debug names are off
+
+    uint64_t memoryBudget = 0;
+    std::atomic<uint64_t> allocated{0};
+
+    std::mutex messagesMutex; // layers may call back from any thread
+    std::vector<std::string> messages;
+
+    // A memory type with all `required` flags, preferring one that also has
+    // `preferred`. Throws sculptflow::Error when none fits.
+    uint32_t memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
+                        VkMemoryPropertyFlags preferred = 0) const;
+    // Accounts an allocation against the budget; throws sculptflow::Error (naming
+    // `what`) past it. releaseMemory() gives it back.
+    void reserveMemory(uint64_t bytes, const char* what);
+    void releaseMemory(uint64_t bytes) { allocated -= bytes; }
+
+    // Gives `handle` the debug-utils name prefix + name, where names are on.
+    void setObjectName(VkObjectType type, uint64_t handle, const char* name) const;
+    template <typename Handle>
+    void name(VkObjectType type, Handle handle, const char* text) const {
+        if (!objectNamePrefix.empty()) setObjectName(type, reinterpret_cast<uint64_t>(handle), text);
+    }
+};
+
+// The entry points of the Context an object was made from.
+inline const VulkanFunctions& vkFunctions(const Context& context) { return context.impl().vk; }
+
+} // namespace sculptflow

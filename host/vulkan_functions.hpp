@@ -1,0 +1,143 @@
+// The Vulkan entry points one Context uses, loaded into a table it owns. Nothing
+// here is global: a renderer that links the loader, uses volk or keeps its own
+// dispatch table shares the process with any number of Contexts.
+#pragma once
+
+// Prototypes off: any call that bypasses a table fails to compile.
+#ifndef VK_NO_PROTOTYPES
+#define VK_NO_PROTOTYPES
+#endif
+#include <vulkan/vulkan_core.h>
+
+namespace sculptflow {
+
+// Global commands: no instance yet.
+#define SF_VK_GLOBAL_FUNCTIONS(X)                                                                           \
+    X(vkCreateInstance)                                                                                     \
+    X(vkEnumerateInstanceLayerProperties)                                                                   \
+    X(vkEnumerateInstanceExtensionProperties)
+
+// Instance commands, and the device commands the library calls.
+#define SF_VK_INSTANCE_FUNCTIONS(X)                                                                         \
+    X(vkDestroyInstance)                                                                                    \
+    X(vkEnumeratePhysicalDevices)                                                                           \
+    X(vkGetPhysicalDeviceProperties)                                                                        \
+    X(vkGetPhysicalDeviceMemoryProperties)                                                                  \
+    X(vkGetPhysicalDeviceQueueFamilyProperties)                                                             \
+    X(vkGetPhysicalDeviceFormatProperties)                                                                  \
+    X(vkCreateDevice)                                                                                       \
+    X(vkGetDeviceProcAddr)
+
+// Optional instance commands (VK_EXT_debug_utils): null where not enabled.
+#define SF_VK_DEBUG_UTILS_FUNCTIONS(X)                                                                      \
+    X(vkCreateDebugUtilsMessengerEXT)                                                                       \
+    X(vkDestroyDebugUtilsMessengerEXT)                                                                      \
+    X(vkSetDebugUtilsObjectNameEXT)
+
+#define SF_VK_DEVICE_FUNCTIONS(X)                                                                           \
+    X(vkDestroyDevice)                                                                                      \
+    X(vkGetDeviceQueue)                                                                                     \
+    X(vkQueueSubmit)                                                                                        \
+    X(vkAllocateMemory)                                                                                     \
+    X(vkFreeMemory)                                                                                         \
+    X(vkMapMemory)                                                                                          \
+    X(vkBindBufferMemory)                                                                                   \
+    X(vkBindImageMemory)                                                                                    \
+    X(vkGetBufferMemoryRequirements)                                                                        \
+    X(vkGetImageMemoryRequirements)                                                                         \
+    X(vkCreateBuffer)                                                                                       \
+    X(vkDestroyBuffer)                                                                                      \
+    X(vkCreateImage)                                                                                        \
+    X(vkDestroyImage)                                                                                       \
+    X(vkCreateImageView)                                                                                    \
+    X(vkDestroyImageView)                                                                                   \
+    X(vkCreateFence)                                                                                        \
+    X(vkDestroyFence)                                                                                       \
+    X(vkResetFences)                                                                                        \
+    X(vkWaitForFences)                                                                                      \
+    X(vkCreateQueryPool)                                                                                    \
+    X(vkDestroyQueryPool)                                                                                   \
+    X(vkGetQueryPoolResults)                                                                                \
+    X(vkCreateShaderModule)                                                                                 \
+    X(vkDestroyShaderModule)                                                                                \
+    X(vkCreateComputePipelines)                                                                             \
+    X(vkCreateGraphicsPipelines)                                                                            \
+    X(vkDestroyPipeline)                                                                                    \
+    X(vkCreatePipelineLayout)                                                                               \
+    X(vkDestroyPipelineLayout)                                                                              \
+    X(vkCreateDescriptorSetLayout)                                                                          \
+    X(vkDestroyDescriptorSetLayout)                                                                         \
+    X(vkCreateDescriptorPool)                                                                               \
+    X(vkDestroyDescriptorPool)                                                                              \
+    X(vkAllocateDescriptorSets)                                                                             \
+    X(vkUpdateDescriptorSets)                                                                               \
+    X(vkCreateRenderPass)                                                                                   \
+    X(vkDestroyRenderPass)                                                                                  \
+    X(vkCreateFramebuffer)                                                                                  \
+    X(vkDestroyFramebuffer)                                                                                 \
+    X(vkCreateCommandPool)                                                                                  \
+    X(vkDestroyCommandPool)                                                                                 \
+    X(vkAllocateCommandBuffers)                                                                             \
+    X(vkResetCommandBuffer)                                                                                 \
+    X(vkBeginCommandBuffer)                                                                                 \
+    X(vkEndCommandBuffer)                                                                                   \
+    X(vkCmdPipelineBarrier)                                                                                 \
+    X(vkCmdBindPipeline)                                                                                    \
+    X(vkCmdBindDescriptorSets)                                                                              \
+    X(vkCmdPushConstants)                                                                                   \
+    X(vkCmdDispatch)                                                                                        \
+    X(vkCmdDispatchIndirect)                                                                                \
+    X(vkCmdCopyBuffer)                                                                                      \
+    X(vkCmdCopyImageToBuffer)                                                                               \
+    X(vkCmdFillBuffer)                                                                                      \
+    X(vkCmdUpdateBuffer)                                                                                    \
+    X(vkCmdResetQueryPool)                                                                                  \
+    X(vkCmdWriteTimestamp)                                                                                  \
+    X(vkCmdBeginRenderPass)                                                                                 \
+    X(vkCmdEndRenderPass)                                                                                   \
+    X(vkCmdBindVertexBuffers)                                                                               \
+    X(vkCmdBindIndexBuffer)                                                                                 \
+    X(vkCmdSetViewport)                                                                                     \
+    X(vkCmdSetScissor)                                                                                      \
+    X(vkCmdDrawIndexed)
+
+#define SF_VK_MEMBER(name) PFN_##name name = nullptr;
+
+// One Context's entry points. Device commands come from vkGetDeviceProcAddr, so
+// they call the driver directly, with no loader trampoline.
+struct VulkanFunctions {
+    PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr = nullptr;
+    SF_VK_GLOBAL_FUNCTIONS(SF_VK_MEMBER)
+    SF_VK_INSTANCE_FUNCTIONS(SF_VK_MEMBER)
+    SF_VK_DEBUG_UTILS_FUNCTIONS(SF_VK_MEMBER)
+    SF_VK_DEVICE_FUNCTIONS(SF_VK_MEMBER)
+};
+
+#undef SF_VK_MEMBER
+
+// The system loader, opened at run time (dlopen) and closed with this object.
+class LoaderLibrary {
+public:
+    LoaderLibrary() = default;
+    // Throws sculptflow::Error naming the library when it cannot be opened or has
+    // no vkGetInstanceProcAddr.
+    explicit LoaderLibrary(const char* name);
+    ~LoaderLibrary();
+    LoaderLibrary(const LoaderLibrary&) = delete;
+    LoaderLibrary& operator=(const LoaderLibrary&) = delete;
+
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr() const { return getInstanceProcAddr_; }
+
+private:
+    void* handle_ = nullptr;
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr_ = nullptr;
+};
+
+// Each loader throws sculptflow::Error naming the first required command the
+// given entry point did not return (a wrong or stubbed vkGetInstanceProcAddr).
+void loadGlobalFunctions(VulkanFunctions& vk, PFN_vkGetInstanceProcAddr getInstanceProcAddr);
+void loadInstanceFunctions(VulkanFunctions& vk, VkInstance instance);
+// getDeviceProcAddr null: the instance's vkGetDeviceProcAddr.
+void loadDeviceFunctions(VulkanFunctions& vk, VkDevice device, PFN_vkGetDeviceProcAddr getDeviceProcAddr);
+
+} // namespace sculptflow

@@ -1,0 +1,130 @@
+// The Vulkan context every sculptflow GPU object is made from: created headless,
+// or adopted from a renderer's instance, device and queue.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+// Only types are used here. Include your own Vulkan header first (vulkan.h, or
+// volk.h for a volk renderer); otherwise the core header comes in as it is.
+#if !defined(VULKAN_CORE_H_)
+#include <vulkan/vulkan_core.h>
+#endif
+
+#include "export.hpp"
+
+namespace sculptflow {
+
+// Where a Context gets its Vulkan entry points, as VMA's VmaVulkanFunctions and
+// Dear ImGui's ImGui_ImplVulkan_LoadFunctions take them. Each Context keeps its
+// own table; the library defines no global vk* symbol, so it works beside a
+// renderer that links the loader, uses volk, or keeps its own dispatch table.
+struct VulkanLoader {
+    // The renderer's vkGetInstanceProcAddr (the loader's, volk's
+    // vkGetInstanceProcAddr after volkInitialize, or a layer's). Null: the Context
+    // opens `library` at run time and takes the loader's own.
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;
+    // Null: the instance's vkGetDeviceProcAddr. Device commands are then called on
+    // the driver directly, without the loader's trampolines.
+    PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr;
+    const char* library = "libvulkan.so.1"; // opened only when getInstanceProcAddr is null
+};
+
+// Hooks a renderer expects; all optional.
+struct ContextHooks {
+    // Passed to every vkCreate*/vkDestroy*/vkAllocateMemory/vkFreeMemory the library
+    // makes; must outlive the Context.
+    const VkAllocationCallbacks* allocationCallbacks = nullptr;
+    // Every pipeline the library builds goes through it (the renderer owns, saves
+    // and destroys it; Vulkan makes it safe to share between threads).
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    // Non-empty: buffers, pipelines and other objects get debug-utils names
+    // "<prefix>deform input positions" and so on, so captures show them. Needs
+    // VK_EXT_debug_utils enabled on the instance; ignored where it is not.
+    std::string objectNamePrefix;
+    // Device memory the library may allocate, in bytes; 0 = no limit beyond the
+    // device's. An allocation past it fails with a clear error before any dispatch.
+    uint64_t memoryBudget = 0;
+};
+
+// A Context that creates its own instance, device and compute queue.
+struct ContextOptions {
+    // Khronos validation with a messenger that turns its messages into errors
+    // (throwOnValidationMessages). SCULPTFLOW_VALIDATION=1 turns it on as well.
+    bool validation = false;
+    // A device index or a substring of its name; empty picks a discrete GPU
+    // first and falls back to others (lavapipe). SCULPTFLOW_DEVICE overrides it.
+    std::string device;
+    VulkanLoader loader;
+    ContextHooks hooks;
+};
+
+// A renderer's Vulkan objects, for a Context that adopts them. They must outlive
+// the Context and every sculptflow object made from it.
+struct AdoptedDevice {
+    VkInstance instance = VK_NULL_HANDLE;
+    VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
+    VkDevice device = VK_NULL_HANDLE; // created with at least one queue of queueFamily
+    uint32_t queueFamily = 0;         // must support compute
+    VkQueue queue = VK_NULL_HANDLE;   // of queueFamily; the headless GpuSolver submits to it
+    // The Vulkan API version the instance was created with (VkApplicationInfo);
+    // the library needs 1.2 of both the instance and the device.
+    uint32_t apiVersion = VK_API_VERSION_1_2;
+    VulkanLoader loader;
+    ContextHooks hooks;
+};
+
+// Owns the entry-point table and, when created headless, every handle it makes;
+// an adopted Context never creates or destroys the renderer's objects (nor
+// reports validation messages for them: the renderer's messenger gets them).
+//
+// Threads: any number of Contexts per process, on one device or several, each
+// used from its own thread. The objects made from one Context are used from one
+// thread at a time; the queue follows Vulkan's external synchronisation rules
+// (the renderer's submissions and GpuSolver::run must not overlap on it).
+// Not copyable or movable: the validation messenger points at it.
+class SCULPTFLOW_API Context {
+public:
+    // Throws sculptflow::Error when the loader cannot be opened, no Vulkan 1.2
+    // device with a compute queue exists, or validation is asked for but absent.
+    explicit Context(const ContextOptions& options = {});
+    // Throws sculptflow::Error for a null handle, a queue family without compute,
+    // a device or instance below Vulkan 1.2, or a loader that lacks a command.
+    explicit Context(const AdoptedDevice& adopted);
+    ~Context();
+    Context(const Context&) = delete;
+    Context& operator=(const Context&) = delete;
+
+    VkInstance instance() const;
+    VkPhysicalDevice physicalDevice() const;
+    VkDevice device() const;
+    uint32_t queueFamily() const;
+    VkQueue queue() const;
+    // The queue family's flags: LiveMove adds vertex-stage barriers only on a
+    // family with VK_QUEUE_GRAPHICS_BIT.
+    VkQueueFlags queueFlags() const;
+    const VkPhysicalDeviceProperties& properties() const;
+    std::string deviceName() const;
+    bool validationEnabled() const;
+    bool adopted() const;
+    // Bytes of device memory the library holds now, counted against memoryBudget.
+    uint64_t allocatedMemory() const;
+
+    // Throws sculptflow::Error listing what the validation layers reported since
+    // the last call, if anything; clears the list. Headless contexts only.
+    void throwOnValidationMessages();
+
+    // Messages reported while a context was destroyed (leaked objects, say), which
+    // no call could throw: printed to stderr and counted here, for tests.
+    static int lateValidationMessages();
+
+    // The library's side, opaque to callers.
+    struct Impl;
+    Impl& impl() const { return *impl_; }
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace sculptflow

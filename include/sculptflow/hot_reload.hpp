@@ -1,0 +1,63 @@
+// Hot reload of deform.comp while someone tunes the solver: watch, recompile,
+// swap. Link sculptflow::hot_reload (it brings glslang); a shipped renderer
+// uses the SPIR-V embedded at build time and needs none of this.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "gpu_solver.hpp"
+
+namespace sculptflow {
+
+struct ShaderDiagnostic {
+    std::filesystem::path file; // the file the message is about (an included one, too)
+    int line = 0;               // 1-based; 0 when glslang gave none
+    std::string message;
+};
+
+struct ReloadReport {
+    enum class Status { Unchanged, Reloaded, Failed };
+    Status status = Status::Unchanged;
+    std::vector<ShaderDiagnostic> diagnostics; // when Failed
+    std::string message;                       // when Failed
+    double compileMilliseconds = 0.0;
+};
+
+// Compiles `entry` under `directory` (with the build's #include rules) at
+// construction and puts it into `solver`; if that fails, the solver keeps the
+// shader it had (see lastReport()). poll(), called between dispatches,
+// recompiles when the entry or any file it includes changed and swaps the new
+// pipelines in; if the new source fails, the running pipelines stay, the error
+// goes to stderr and to the callback, and the next good save recovers. Nothing
+// here throws for a bad shader: a typo never ends a session. Watches with
+// inotify (or by polling modification times when useInotify is false).
+class SCULPTFLOW_API ShaderReloader {
+public:
+    ShaderReloader(GpuSolver& solver, std::filesystem::path directory,
+                   std::filesystem::path entry = "deform.comp", bool useInotify = true);
+    ~ShaderReloader();
+    ShaderReloader(const ShaderReloader&) = delete;
+    ShaderReloader& operator=(const ShaderReloader&) = delete;
+
+    ReloadReport poll();
+    // Compiles and swaps now, whether or not anything changed.
+    ReloadReport reload();
+    void onReport(std::function<void(const ReloadReport&)> callback);
+
+    // How many builds have been swapped in (1 after a good construction).
+    int generation() const;
+    const ReloadReport& lastReport() const;
+    // The entry and every file it included, as of the last good build.
+    const std::vector<std::filesystem::path>& sources() const;
+    bool usesInotify() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace sculptflow
