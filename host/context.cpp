@@ -70,14 +70,11 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
     return VK_FALSE;
 }
 
-// Loads the global commands from the caller's entry point or the system loader.
-void loadLoader(Context::Impl& impl, const VulkanLoader& loader) {
-    PFN_vkGetInstanceProcAddr getInstanceProcAddr = loader.getInstanceProcAddr;
-    if (!getInstanceProcAddr) {
-        impl.library.emplace(loader.library ? loader.library : "libvulkan.so.1");
-        getInstanceProcAddr = impl.library->getInstanceProcAddr();
-    }
-    loadGlobalFunctions(impl.vk, getInstanceProcAddr);
+// The caller's entry point, or the system loader's.
+PFN_vkGetInstanceProcAddr entryPoint(Context::Impl& impl, const VulkanLoader& loader) {
+    if (loader.getInstanceProcAddr) return loader.getInstanceProcAddr;
+    impl.library.emplace(loader.library ? loader.library : "libvulkan.so.1");
+    return impl.library->getInstanceProcAddr();
 }
 
 void takeHooks(Context::Impl& impl, const ContextHooks& hooks, bool namesAvailable) {
@@ -103,7 +100,13 @@ void loadProperties(Context::Impl& impl) {
 // Leaks are reported while the device is destroyed: too late to throw.
 void destroyOwned(Context::Impl& impl) {
     const VulkanFunctions& vk = impl.vk;
-    if (impl.device) vk.vkDestroyDevice(impl.device, impl.allocator);
+    if (impl.device) {
+        // Through the instance when a bad vkGetDeviceProcAddr left the table without it.
+        auto destroyDevice = vk.vkDestroyDevice ? vk.vkDestroyDevice
+                                                : reinterpret_cast<PFN_vkDestroyDevice>(
+                                                      vk.vkGetDeviceProcAddr(impl.device, "vkDestroyDevice"));
+        if (destroyDevice) destroyDevice(impl.device, impl.allocator);
+    }
     {
         std::lock_guard lock(impl.messagesMutex);
         for (const std::string& m : impl.messages) {
@@ -204,7 +207,7 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
 } // namespace
 
 Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>()) {
-    loadLoader(*impl_, options.loader);
+    loadGlobalFunctions(impl_->vk, entryPoint(*impl_, options.loader));
     try {
         createHeadless(*impl_, options);
     } catch (...) {
@@ -214,7 +217,7 @@ Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>()
 }
 
 Context::Context(const AdoptedDevice& adopted) : impl_(std::make_unique<Impl>()) {
-    loadLoader(*impl_, adopted.loader);
+    impl_->vk.vkGetInstanceProcAddr = entryPoint(*impl_, adopted.loader); // no global commands needed
     adopt(*impl_, adopted);
 }
 

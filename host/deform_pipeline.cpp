@@ -105,6 +105,7 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
     info.layout = layout_;
     VkPipeline pipeline = VK_NULL_HANDLE;
     SF_VK_CHECK(ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline));
+    ctx.name(VK_OBJECT_TYPE_PIPELINE, pipeline, ("deform pass " + std::to_string(variant.pass)).c_str());
     return pipeline;
 }
 

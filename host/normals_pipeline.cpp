@@ -29,6 +29,7 @@ NormalsPipeline::NormalsPipeline(const Context& context) : context_(&context) {
         info.layout = layout_;
         SF_VK_CHECK(ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline_));
         ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
+        ctx.name(VK_OBJECT_TYPE_PIPELINE, pipeline_, "normals");
     } catch (...) {
         if (module) ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
         release();
