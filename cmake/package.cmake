@@ -18,6 +18,11 @@ add_library(sculptflow::hot_reload ALIAS sculptflow_hot_reload)
 target_link_libraries(sculptflow_hot_reload PUBLIC sculptflow
   PRIVATE glslang::glslang glslang::SPIRV glslang::glslang-default-resource-limits)
 
+# A shared build re-exports nothing from the static libraries it links (glslang).
+if(BUILD_SHARED_LIBS)
+  target_link_options(sculptflow PRIVATE -Wl,--exclude-libs,ALL)
+  target_link_options(sculptflow_hot_reload PRIVATE -Wl,--exclude-libs,ALL)
+endif()
 set_target_properties(sculptflow PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 set_target_properties(sculptflow_hot_reload PROPERTIES EXPORT_NAME hot_reload
   VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})

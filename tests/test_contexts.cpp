@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <exception>
+#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -195,8 +196,10 @@ TEST(Contexts, BadAdoptedDevicesAreNamed) {
 }
 
 // The renderer's allocation callbacks: every allocation the library makes goes
-// through them, and all are returned.
+// through them, and all are returned. Drivers and layers call them from their
+// own threads too, hence the lock.
 struct Allocations {
+    std::mutex mutex;
     std::vector<std::pair<void*, size_t>> live;
     long total = 0;
 };
@@ -204,14 +207,18 @@ struct Allocations {
 void* VKAPI_CALL countedAllocate(void* user, size_t size, size_t alignment, VkSystemAllocationScope) {
     auto* a = static_cast<Allocations*>(user);
     void* memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    std::lock_guard lock(a->mutex);
     if (memory) a->live.emplace_back(memory, size), ++a->total;
     return memory;
 }
 
 void VKAPI_CALL countedFree(void* user, void* memory) {
     if (!memory) return;
-    auto& live = static_cast<Allocations*>(user)->live;
-    live.erase(std::find_if(live.begin(), live.end(), [&](const auto& entry) { return entry.first == memory; }));
+    auto* a = static_cast<Allocations*>(user);
+    {
+        std::lock_guard lock(a->mutex);
+        a->live.erase(std::find_if(a->live.begin(), a->live.end(), [&](const auto& e) { return e.first == memory; }));
+    }
     std::free(memory);
 }
 
@@ -219,8 +226,12 @@ void* VKAPI_CALL countedReallocate(void* user, void* original, size_t size, size
                                    VkSystemAllocationScope scope) {
     if (!original) return countedAllocate(user, size, alignment, scope);
     if (size == 0) return countedFree(user, original), nullptr;
-    auto& live = static_cast<Allocations*>(user)->live;
-    const size_t old = std::find_if(live.begin(), live.end(), [&](const auto& e) { return e.first == original; })->second;
+    auto* a = static_cast<Allocations*>(user);
+    size_t old = 0;
+    {
+        std::lock_guard lock(a->mutex);
+        old = std::find_if(a->live.begin(), a->live.end(), [&](const auto& e) { return e.first == original; })->second;
+    }
     void* memory = countedAllocate(user, size, alignment, scope);
     if (memory) std::memcpy(memory, original, std::min(old, size)), countedFree(user, original);
     return memory;
@@ -238,6 +249,7 @@ TEST(Contexts, AllocationCallbacksSeeEveryObject) {
         GpuSolver solver(context);
         GpuMesh mesh(context, builtInVoxels(defaultStroke()));
         solver.run(mesh, moveToolMotion(defaultStroke()), SolverOptions{}, true);
+        std::lock_guard lock(allocations.mutex);
         EXPECT_GT(allocations.total, afterContext); // pipelines, buffers and pools went through them
     }
     EXPECT_GT(allocations.total, 0);
