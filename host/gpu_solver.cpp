@@ -62,11 +62,11 @@ const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
     return statistics;
 }
 
-GpuSolver::Impl::Impl(Context& context)
-    : context(context),
-      pipelines(context),
-      tools(context, sizeof(ToolBlock), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
-      noStatistics(context, 16, kStorage) {
+GpuSolver::Impl::Impl(Context& owner)
+    : context(owner),
+      pipelines(owner),
+      tools(owner, sizeof(ToolBlock), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
+      noStatistics(owner, 16, kStorage) {
     const Context::Impl& ctx = context.impl();
     VkDevice device = context.device();
     try {

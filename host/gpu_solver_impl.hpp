@@ -27,7 +27,7 @@ struct GpuMesh::Impl {
 };
 
 struct GpuSolver::Impl {
-    explicit Impl(Context& context);
+    explicit Impl(Context& owner);
     ~Impl();
     Impl(const Impl&) = delete;
     Impl& operator=(const Impl&) = delete;

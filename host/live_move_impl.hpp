@@ -14,41 +14,23 @@
 
 namespace sculptflow {
 
+// The public methods' contracts are in live_move.hpp; these do the work.
 struct LiveMove::Impl {
-    // Validates the mesh (Error names the field), builds the normals adjacency and
-    // allocates everything a frame needs. Submits nothing.
     Impl(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options);
     ~Impl();
     Impl(const Impl&) = delete;
     Impl& operator=(const Impl&) = delete;
 
-    // Grab. `tools` gives each hand's kind, radii, material and the voxel size
-    // (their poses are not read); posesA one pose per hand. Builds the pipeline
-    // the move needs. Throws sculptflow::Error for bad tools or while a move is
-    // open or its last frame is not yet recorded.
     void begin(const Stroke& tools, std::span<const Pose> posesA);
-
-    // The live poses, one per hand, later in time than pose A. Allocates nothing
-    // and throws nothing: false when refused (lastError() says why), and the
-    // previous frame's shape stays.
     bool update(std::span<const Pose> posesB) noexcept;
-
-    // Records the pending work into `commands` (recording, outside a render pass).
-    // Allocates nothing, waits on nothing, throws nothing.
     RecordReport record(VkCommandBuffer commands) noexcept;
-
     void commit();
     void cancel();
-
     bool moving() const { return state_ == State::Moving; }
     const std::string& lastError() const { return lastError_; }
-    // GPU milliseconds of a frame recorded a few frames ago, once available; NaN before.
     double gpuMilliseconds() const;
-
     size_t chunkCount() const { return chunks_.size(); }
     const Bounds& chunkBounds(size_t chunk) const { return chunks_[chunk].bounds; }
-    // Replaces a chunk's bounds (after the renderer re-meshes it, say). A committed
-    // move grows the bounds of the chunks it changed by displacementBound().
     void setChunkBounds(size_t chunk, const Bounds& bounds);
 
     enum class State { Idle, Moving };

@@ -7,6 +7,10 @@
 
 namespace sculptflow {
 
+static_assert(kVertexMinStepClamped == kernel::kFlagMinStepClamped && kVertexIterationCap == kernel::kFlagIterationCap &&
+                  kVertexNonFinite == kernel::kFlagNonFinite && kVertexCulled == kernel::kFlagCulled,
+              "the public flag bits are the shader's");
+
 SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices) {
     SolveReport r;
     r.vertices = statistics.size();

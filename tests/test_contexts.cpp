@@ -36,6 +36,11 @@ double maxDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>
 // solver's 0.1-voxel tolerance (the README's check: 99th percentile ≤ 0.01 voxel).
 constexpr double kGpuCpuVoxels = 0.05;
 
+// A second Context's view of the same objects, as a renderer would hand them over.
+AdoptedDevice adoptedFrom(const Context& owner) {
+    return {owner.instance(), owner.physicalDevice(), owner.device(), owner.queueFamily(), owner.queue()};
+}
+
 size_t physicalDeviceCount(const Context& context) {
     uint32_t count = 0;
     vkFunctions(context).vkEnumeratePhysicalDevices(context.instance(), &count, nullptr);
@@ -85,8 +90,7 @@ TEST(Contexts, AdoptsAnotherContextsDeviceWithItsEntryPoint) {
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
     Context owner(ContextOptions{.validation = true});
-    AdoptedDevice adopted{owner.instance(), owner.physicalDevice(), owner.device(), owner.queueFamily(),
-                          owner.queue()};
+    AdoptedDevice adopted = adoptedFrom(owner);
     adopted.loader.getInstanceProcAddr = vkFunctions(owner).vkGetInstanceProcAddr;
     Context guest(adopted);
     EXPECT_TRUE(guest.adopted());
@@ -142,8 +146,7 @@ TEST(Contexts, PipelinesGoThroughTheRenderersCache) {
     std::vector<glm::vec3> cached, uncached;
     for (VkPipelineCache hook : {cache, VkPipelineCache(VK_NULL_HANDLE)}) {
         gCachesUsed.clear();
-        AdoptedDevice adopted{owner.instance(), owner.physicalDevice(), owner.device(), owner.queueFamily(),
-                              owner.queue()};
+        AdoptedDevice adopted = adoptedFrom(owner);
         adopted.loader.getDeviceProcAddr = recordingDeviceProcAddr;
         adopted.hooks.pipelineCache = hook;
         Context context(adopted);
@@ -169,8 +172,7 @@ TEST(Contexts, BadLoadersAreNamed) {
     EXPECT_TRUE(test::failsWith([] { Context c(ContextOptions{.loader = {.getInstanceProcAddr = knowsNothing}}); },
                                 {"did not return", "vkCreateInstance"}));
     Context working(ContextOptions{.validation = true});
-    AdoptedDevice adopted{working.instance(), working.physicalDevice(), working.device(), working.queueFamily(),
-                          working.queue()};
+    AdoptedDevice adopted = adoptedFrom(working);
     adopted.loader.getInstanceProcAddr = knowsNothing;
     EXPECT_TRUE(test::failsWith([&] { Context c(adopted); }, {"did not return", "vk"}));
     // A failed Context leaves the others working.
@@ -181,8 +183,7 @@ TEST(Contexts, BadLoadersAreNamed) {
 
 TEST(Contexts, BadAdoptedDevicesAreNamed) {
     Context owner(ContextOptions{.validation = true});
-    const AdoptedDevice good{owner.instance(), owner.physicalDevice(), owner.device(), owner.queueFamily(),
-                             owner.queue()};
+    const AdoptedDevice good = adoptedFrom(owner);
     AdoptedDevice noQueue = good;
     noQueue.queue = VK_NULL_HANDLE;
     EXPECT_TRUE(test::failsWith([&] { Context c(noQueue); }, {"queue must all be given"}));

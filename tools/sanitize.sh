@@ -30,11 +30,15 @@
 # random meshes, takes ~35 s under ASan).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# configure DIR FLAGS: a Debug build of the tests with g++ and these compiler flags.
+configure() {
+  cmake -S . -B "$1" -G Ninja -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
+    -DCMAKE_BUILD_TYPE=Debug -DSCULPTFLOW_BUILD_BENCHMARKS=OFF \
+    "-DCMAKE_C_FLAGS=$2" "-DCMAKE_CXX_FLAGS=$2" >/dev/null
+}
+
 build=build-asan
-flags="-fsanitize=address,undefined -fno-sanitize=vptr -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-cmake -S . -B "$build" -G Ninja -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
-  -DCMAKE_BUILD_TYPE=Debug -DSCULPTFLOW_BUILD_BENCHMARKS=OFF \
-  "-DCMAKE_C_FLAGS=$flags" "-DCMAKE_CXX_FLAGS=$flags" >/dev/null
+configure "$build" "-fsanitize=address,undefined -fno-sanitize=vptr -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 cmake --build "$build" --target sculptflow_tests
 
 bin=$build/tests/sculptflow_tests
@@ -69,10 +73,7 @@ done
 [ $status -eq 0 ] || exit $status
 
 tsan=build-tsan
-tflags="-fsanitize=thread -fno-omit-frame-pointer"
-cmake -S . -B "$tsan" -G Ninja -DCMAKE_C_COMPILER=gcc -DCMAKE_CXX_COMPILER=g++ \
-  -DCMAKE_BUILD_TYPE=Debug -DSCULPTFLOW_BUILD_BENCHMARKS=OFF \
-  "-DCMAKE_C_FLAGS=$tflags" "-DCMAKE_CXX_FLAGS=$tflags" >/dev/null
+configure "$tsan" "-fsanitize=thread -fno-omit-frame-pointer"
 cmake --build "$tsan" --target sculptflow_thread_tests
 if TSAN_OPTIONS="suppressions=$PWD/tools/tsan-suppressions.txt:halt_on_error=1" VK_DRIVER_FILES=$icd \
     timeout 600 "$tsan/tests/sculptflow_thread_tests" --gtest_brief=1 >"$tsan/sanitize-thread.log" 2>&1; then

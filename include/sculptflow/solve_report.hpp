@@ -9,9 +9,17 @@
 
 namespace sculptflow {
 
+// VertexStatistics::flags bits (spec §4).
+enum VertexFlag : uint32_t {
+    kVertexMinStepClamped = 1u, // a step at h_min was accepted over tolerance
+    kVertexIterationCap = 2u,   // the attempt budget ran out; finished with RK4
+    kVertexNonFinite = 4u,      // input or state not finite; output = input
+    kVertexCulled = 8u,         // outside every tool's reach; not integrated
+};
+
 // Per-vertex debug statistics (spec §4, "Debug readback").
 struct VertexStatistics {
-    uint32_t flags = 0; // kernel::kFlag* bits
+    uint32_t flags = 0; // VertexFlag bits
     uint32_t acceptedSteps = 0;
     uint32_t rejectedSteps = 0;
     uint32_t evaluations = 0;
