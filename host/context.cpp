@@ -95,6 +95,7 @@ void loadProperties(Context::Impl& impl) {
         throw Error("queue family " + std::to_string(impl.queueFamily) + " does not exist on " +
                     impl.properties.deviceName + " (it has " + std::to_string(count) + ")");
     impl.queueFlags = families[impl.queueFamily].queueFlags;
+    impl.timestampBits = families[impl.queueFamily].timestampValidBits;
 }
 
 // Leaks are reported while the device is destroyed: too late to throw.

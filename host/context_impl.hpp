@@ -26,6 +26,7 @@ struct Context::Impl {
     uint32_t queueFamily = 0;
     VkQueue queue = VK_NULL_HANDLE;
     VkQueueFlags queueFlags = 0;
+    uint32_t timestampBits = 0; // of the queue family; 0: no timestamps there (GPU times are NaN)
     bool adopted = false;
 
     const VkAllocationCallbacks* allocator = nullptr;

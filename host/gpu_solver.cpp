@@ -96,10 +96,12 @@ GpuSolver::Impl::Impl(Context& owner)
 
         VkFenceCreateInfo fenceInfo{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
         SF_VK_CHECK(ctx.vk.vkCreateFence(device, &fenceInfo, ctx.allocator, &fence));
-        VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-        queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
-        queryInfo.queryCount = 2;
-        SF_VK_CHECK(ctx.vk.vkCreateQueryPool(device, &queryInfo, ctx.allocator, &timestamps));
+        if (ctx.timestampBits > 0) { // else GPU times are NaN
+            VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+            queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
+            queryInfo.queryCount = 2;
+            SF_VK_CHECK(ctx.vk.vkCreateQueryPool(device, &queryInfo, ctx.allocator, &timestamps));
+        }
     } catch (...) {
         release();
         throw;
@@ -156,8 +158,10 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
     begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
     SF_VK_CHECK(ctx.vk.vkBeginCommandBuffer(commands, &begin));
-    ctx.vk.vkCmdResetQueryPool(commands, timestamps, 0, 2);
-    ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
+    if (timestamps) {
+        ctx.vk.vkCmdResetQueryPool(commands, timestamps, 0, 2);
+        ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
+    }
     const DeformBinding binding{descriptorSet, {0, 0, 0, 3, 0, 3}};
     const bool compact = compaction && !boxWithinReach(kernel, mesh.bounds);
     const DeformScratch* scratch = compact ? &mesh.scratch : nullptr;
@@ -173,7 +177,7 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
     buildDeformPipelines(pipelines, kernel, statistics, scratch);
     recordDeform(commands, context, pipelines, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount),
                  scratch, restoreList);
-    ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 1);
+    if (timestamps) ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 1);
     VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -193,8 +197,10 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
 
     GpuRun result;
     uint64_t ticks[2] = {0, 0};
-    VkResult query = ctx.vk.vkGetQueryPoolResults(device, timestamps, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
-                                           VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT);
+    VkResult query = timestamps ? ctx.vk.vkGetQueryPoolResults(device, timestamps, 0, 2, sizeof(ticks), ticks,
+                                                               sizeof(uint64_t),
+                                                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)
+                                : VK_ERROR_FEATURE_NOT_PRESENT;
     result.gpuMilliseconds = query == VK_SUCCESS && ticks[1] >= ticks[0]
                                  ? double(ticks[1] - ticks[0]) * context.properties().limits.timestampPeriod * 1e-6
                                  : std::numeric_limits<double>::quiet_NaN();

@@ -133,7 +133,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
             normalsPipeline_ = std::make_unique<NormalsPipeline>(context);
         }
         createDescriptors(mesh);
-        if (options_.timestamps) {
+        if (options_.timestamps && ctx.timestampBits > 0) {
             VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
             queryInfo.queryType = VK_QUERY_TYPE_TIMESTAMP;
             queryInfo.queryCount = 2 * kTimestampRing;
