@@ -9,6 +9,7 @@
 
 #include "error.hpp"
 #include "instance_support.hpp"
+#include "pipeline_cache_file.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -98,9 +99,34 @@ void loadProperties(Context::Impl& impl) {
     impl.timestampBits = families[impl.queueFamily].timestampValidBits;
 }
 
+void warn(const std::string& text) { std::fprintf(stderr, "sculptflow: warning: %s\n", text.c_str()); }
+
+// The cache kept in hooks.pipelineCacheFile, where the renderer gave none.
+void openPipelineCacheFile(Context::Impl& impl, const ContextHooks& hooks) {
+    if (hooks.pipelineCache || hooks.pipelineCacheFile.empty()) return;
+    impl.cacheFile = hooks.pipelineCacheFile;
+    PipelineCacheFile file = readPipelineCacheFile(impl.cacheFile, impl.properties);
+    if (!file.warning.empty()) warn(file.warning);
+    VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
+    info.initialDataSize = file.data.size();
+    info.pInitialData = file.data.data();
+    if (impl.vk.vkCreatePipelineCache(impl.device, &info, impl.allocator, &impl.ownedCache) != VK_SUCCESS) {
+        warn("the driver refused pipeline cache " + impl.cacheFile.string() + "; starting with an empty cache");
+        info.initialDataSize = 0;
+        SF_VK_CHECK(impl.vk.vkCreatePipelineCache(impl.device, &info, impl.allocator, &impl.ownedCache));
+    }
+    impl.pipelineCache = impl.ownedCache;
+}
+
+void closePipelineCache(Context::Impl& impl) {
+    if (impl.ownedCache) impl.vk.vkDestroyPipelineCache(impl.device, impl.ownedCache, impl.allocator);
+    impl.ownedCache = impl.pipelineCache = VK_NULL_HANDLE;
+}
+
 // Leaks are reported while the device is destroyed: too late to throw.
 void destroyOwned(Context::Impl& impl) {
     const VulkanFunctions& vk = impl.vk;
+    closePipelineCache(impl);
     if (impl.device) {
         // Through the instance when a bad vkGetDeviceProcAddr left the table without it.
         auto destroyDevice = vk.vkDestroyDevice ? vk.vkDestroyDevice
@@ -178,6 +204,7 @@ void createHeadless(Context::Impl& impl, const ContextOptions& options) {
     SF_VK_CHECK(vk.vkCreateDevice(impl.physicalDevice, &deviceInfo, impl.allocator, &impl.device));
     loadDeviceFunctions(impl.vk, impl.device, options.loader.getDeviceProcAddr);
     vk.vkGetDeviceQueue(impl.device, impl.queueFamily, 0, &impl.queue);
+    openPipelineCacheFile(impl, options.hooks);
 }
 
 void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
@@ -203,6 +230,7 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
         throw Error(std::string("adopting a device: ") + impl.properties.deviceName + " supports Vulkan " +
                     versionText(impl.properties.apiVersion) + "; sculptflow needs 1.2");
     loadDeviceFunctions(impl.vk, impl.device, adopted.loader.getDeviceProcAddr);
+    openPipelineCacheFile(impl, adopted.hooks);
 }
 
 } // namespace
@@ -223,7 +251,30 @@ Context::Context(const AdoptedDevice& adopted) : impl_(std::make_unique<Impl>())
 }
 
 Context::~Context() {
-    if (!impl_->adopted) destroyOwned(*impl_); // the renderer's objects are never ours to destroy
+    savePipelineCache();
+    if (impl_->adopted) {
+        closePipelineCache(*impl_); // the renderer's objects are never ours to destroy
+    } else {
+        destroyOwned(*impl_);
+    }
+}
+
+bool Context::savePipelineCache() {
+    Impl& impl = *impl_;
+    if (!impl.ownedCache) return false;
+    size_t bytes = 0;
+    std::vector<uint8_t> data;
+    VkResult result = impl.vk.vkGetPipelineCacheData(impl.device, impl.ownedCache, &bytes, nullptr);
+    if (result == VK_SUCCESS) {
+        data.resize(bytes);
+        result = impl.vk.vkGetPipelineCacheData(impl.device, impl.ownedCache, &bytes, data.data());
+        data.resize(bytes);
+    }
+    std::string warning = result == VK_SUCCESS ? writePipelineCacheFile(impl.cacheFile, data)
+                                               : "pipeline cache data unavailable (" +
+                                                     std::string(vkResultName(result)) + ")";
+    if (!warning.empty()) warn(warning);
+    return warning.empty();
 }
 
 VkInstance Context::instance() const { return impl_->instance; }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <filesystem>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -30,7 +31,9 @@ struct Context::Impl {
     bool adopted = false;
 
     const VkAllocationCallbacks* allocator = nullptr;
-    VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE; // the renderer's, or ownedCache
+    VkPipelineCache ownedCache = VK_NULL_HANDLE;    // kept in cacheFile
+    std::filesystem::path cacheFile;
     std::string objectNamePrefix; // empty where debug names are off
 
     uint64_t memoryBudget = 0;

@@ -60,6 +60,9 @@ namespace sculptflow {
     X(vkGetQueryPoolResults)                                                                                \
     X(vkCreateShaderModule)                                                                                 \
     X(vkDestroyShaderModule)                                                                                \
+    X(vkCreatePipelineCache)                                                                                \
+    X(vkDestroyPipelineCache)                                                                               \
+    X(vkGetPipelineCacheData)                                                                               \
     X(vkCreateComputePipelines)                                                                             \
     X(vkCreateGraphicsPipelines)                                                                            \
     X(vkDestroyPipeline)                                                                                    \

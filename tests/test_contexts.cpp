@@ -14,6 +14,7 @@
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
 #include "gpu_solver.hpp"
+#include "live_move.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {
@@ -160,6 +161,54 @@ TEST(Contexts, PipelinesGoThroughTheRenderersCache) {
     destroyCache(owner.device(), cache, nullptr);
     ASSERT_EQ(cached.size(), uncached.size());
     EXPECT_EQ(0, std::memcmp(cached.data(), uncached.data(), cached.size() * sizeof(glm::vec3)));
+    EXPECT_NO_THROW(owner.throwOnValidationMessages());
+}
+
+TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
+    const Stroke stroke = defaultStroke();
+    const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
+    Context owner(ContextOptions{.validation = true});
+    const VulkanFunctions& vk = vkFunctions(owner);
+    gForwardDevice = vk.vkGetDeviceProcAddr;
+    AdoptedDevice adopted = adoptedFrom(owner);
+    adopted.loader.getDeviceProcAddr = recordingDeviceProcAddr;
+    Context context(adopted);
+    GpuMesh buffers(context, voxels); // its input buffer stands in for the renderer's vertex buffer
+    RendererMesh mesh;
+    mesh.vertexCount = uint32_t(voxels.size());
+    mesh.positions = {buffers.inputBuffer(), 0, 12};
+    LiveMove live(context, mesh);
+
+    VkCommandPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+    poolInfo.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+    poolInfo.queueFamilyIndex = owner.queueFamily();
+    VkCommandPool pool = VK_NULL_HANDLE;
+    ASSERT_EQ(vk.vkCreateCommandPool(owner.device(), &poolInfo, nullptr, &pool), VK_SUCCESS);
+    VkCommandBufferAllocateInfo allocateInfo{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
+    allocateInfo.commandPool = pool;
+    allocateInfo.commandBufferCount = 1;
+    VkCommandBuffer commands = VK_NULL_HANDLE;
+    ASSERT_EQ(vk.vkAllocateCommandBuffers(owner.device(), &allocateInfo, &commands), VK_SUCCESS);
+
+    const std::vector<Pose>& poses = stroke.tools[0].poses;
+    live.begin(stroke, {&poses.front(), 1});
+    gCachesUsed.clear(); // from here on, every compute pipeline built is counted
+    for (size_t frame = 1; frame < poses.size(); frame += std::max<size_t>(1, poses.size() / 8)) {
+        ASSERT_TRUE(live.update({&poses[frame], 1})) << live.lastError();
+        VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        ASSERT_EQ(vk.vkBeginCommandBuffer(commands, &begin), VK_SUCCESS);
+        EXPECT_TRUE(live.record(commands).recorded);
+        ASSERT_EQ(vk.vkEndCommandBuffer(commands), VK_SUCCESS);
+        VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
+        submit.commandBufferCount = 1;
+        submit.pCommandBuffers = &commands;
+        ASSERT_EQ(vk.vkQueueSubmit(owner.queue(), 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+        auto waitIdle = reinterpret_cast<PFN_vkQueueWaitIdle>(vk.vkGetDeviceProcAddr(owner.device(), "vkQueueWaitIdle"));
+        ASSERT_EQ(waitIdle(owner.queue()), VK_SUCCESS);
+    }
+    EXPECT_TRUE(gCachesUsed.empty()) << gCachesUsed.size() << " pipelines built after the grab";
+    live.commit();
+    vk.vkDestroyCommandPool(owner.device(), pool, nullptr);
     EXPECT_NO_THROW(owner.throwOnValidationMessages());
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -39,6 +40,12 @@ struct ContextHooks {
     // Every pipeline the library builds goes through it (the renderer owns, saves
     // and destroys it; Vulkan makes it safe to share between threads).
     VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    // Without pipelineCache: a cache the Context keeps in this file. It is read
+    // when its header names this device (vendor, device id, cache UUID) and
+    // ignored with a warning on stderr when it is corrupt or another device's;
+    // savePipelineCache() and the destructor write it back atomically (a warning,
+    // not an error, when that fails). Output is the same with or without it.
+    std::filesystem::path pipelineCacheFile;
     // Non-empty: buffers, pipelines and other objects get debug-utils names
     // "<prefix>deform input positions" and so on, so captures show them. Needs
     // VK_EXT_debug_utils enabled on the instance; ignored where it is not.
@@ -110,6 +117,10 @@ public:
     bool adopted() const;
     // Bytes of device memory the library holds now, counted against memoryBudget.
     uint64_t allocatedMemory() const;
+
+    // Writes hooks.pipelineCacheFile now (the destructor does too). False, with a
+    // warning on stderr, when it cannot be written; false too without a file.
+    bool savePipelineCache();
 
     // Throws sculptflow::Error listing what the validation layers reported since
     // the last call, if anything; clears the list. Headless contexts only.

@@ -79,16 +79,16 @@ struct RecordReport {
 // without graphics), so a draw recorded after it sees the new positions.
 class SCULPTFLOW_API LiveMove {
 public:
-    // Validates the mesh (Error names the field), builds the normals adjacency,
-    // allocates everything a frame needs and builds the pipelines. Submits nothing.
+    // Validates the mesh (Error names the field), builds the normals adjacency and
+    // allocates everything a frame needs. Submits nothing.
     LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options = {});
     ~LiveMove();
     LiveMove(const LiveMove&) = delete;
     LiveMove& operator=(const LiveMove&) = delete;
 
     // Grab. `tools` gives each hand's kind, radii, material and the voxel size
-    // (their poses are not read); posesA one pose per hand. Builds the pipelines
-    // the move needs. Throws sculptflow::Error for bad tools or while a move is
+    // (their poses are not read); posesA one pose per hand. Builds every pipeline
+    // the drag can need, so that no frame compiles one. Throws sculptflow::Error for bad tools or while a move is
     // open or its last frame is not yet recorded.
     void begin(const Stroke& tools, std::span<const Pose> posesA);
 

@@ -38,8 +38,8 @@ struct DeformResult {
     std::string device;
 };
 
-DeformResult deformOnGpu(const MoveInputs& in, const SolverOptions& options) {
-    Context context; // SCULPTFLOW_VALIDATION=1 and SCULPTFLOW_DEVICE apply
+DeformResult deformOnGpu(const MoveInputs& in, const SolverOptions& options, const MoveInputArgs& inputs) {
+    Context context(gpuContextOptions(inputs));
     GpuSolver solver(context);
     GpuSolution solution = solveOnGpu(solver, in.move, in.voxels, options);
     return {std::move(solution.positions), solution.report, solution.gpuMilliseconds, context.deviceName()};
@@ -104,7 +104,7 @@ void runDeform(const DeformArgs& args) {
     options.tolerance = args.tolerance;
 
     const bool gpu = args.backend == "gpu";
-    DeformResult result = gpu ? deformOnGpu(in, options) : deformOnCpu(in, options, args.threads);
+    DeformResult result = gpu ? deformOnGpu(in, options, args.inputs) : deformOnCpu(in, options, args.threads);
     printSummary(in, args, result);
 
     if (!args.outPath.empty()) {

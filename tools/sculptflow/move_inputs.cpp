@@ -16,6 +16,15 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
         ->check(CLI::PositiveNumber);
     command.add_option("--kind", args.kind, "Deformer for a .bin stroke (default: as recorded)")
         ->check(CLI::IsMember({"kelvinlet", "affine"}));
+    command.add_option("--pipeline-cache", args.pipelineCache,
+                       "Keep the GPU's compiled pipelines in this file between runs (a bad or foreign file "
+                       "is ignored with a warning)");
+}
+
+ContextOptions gpuContextOptions(const MoveInputArgs& args) {
+    ContextOptions options;
+    options.hooks.pipelineCacheFile = args.pipelineCache;
+    return options;
 }
 
 void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note) {

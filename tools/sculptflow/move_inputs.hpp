@@ -6,6 +6,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "context.hpp"
 #include "mesh.hpp"
 #include "motion.hpp"
 #include "stroke.hpp"
@@ -17,10 +18,15 @@ struct MoveInputArgs {
     std::string strokePath; // empty: the built-in stroke
     std::optional<double> voxelSize;
     std::string kind;       // "", "kelvinlet" or "affine"
+    std::string pipelineCache; // empty: none
 };
 
 // Adds --mesh, --stroke, --voxel-size and --kind to a subcommand.
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args);
+
+// The GPU context of a command: SCULPTFLOW_VALIDATION and SCULPTFLOW_DEVICE
+// apply, and --pipeline-cache.
+ContextOptions gpuContextOptions(const MoveInputArgs& args);
 
 // Adds --method (rk4|rk4dbl|bs32|dp45; `note` is appended to its help) and --tol.
 void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note = "");

@@ -102,7 +102,7 @@ void runRender(const RenderArgs& args) {
     options.tolerance = args.tolerance;
     validateSolverOptions(options);
 
-    Context context; // SCULPTFLOW_VALIDATION=1 and SCULPTFLOW_DEVICE apply
+    Context context(gpuContextOptions(args.inputs));
     const bool gpu = args.backend == "gpu";
     const Solved solved = solve(context, in, options, gpu);
     VertexColoring coloring = colorVertices(mode, solved.statistics, in.voxels, solved.positions);

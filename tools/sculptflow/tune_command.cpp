@@ -86,7 +86,7 @@ void runTune(const TuneArgs& args) {
     options.tolerance = args.tolerance;
     if (!args.paramsPath.empty()) options = readTuningParams(args.paramsPath, options);
 
-    Context context; // SCULPTFLOW_VALIDATION and SCULPTFLOW_DEVICE apply
+    Context context(gpuContextOptions(args.inputs));
     GpuSolver solver(context);
     std::unique_ptr<ShaderReloader> reloader;
     if (!args.shadersDir.empty()) reloader = std::make_unique<ShaderReloader>(solver, args.shadersDir);

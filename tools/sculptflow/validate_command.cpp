@@ -124,7 +124,7 @@ void runValidate(const ValidateArgs& args) {
     {
         ProgressTicker ticker(stderr, ProgressTicker::isTerminal(stderr));
         ticker.stage("GPU");
-        Context context; // SCULPTFLOW_VALIDATION=1 and SCULPTFLOW_DEVICE apply
+        Context context(gpuContextOptions(args.inputs));
         GpuSolver solver(context);
         report = validateMove(solver, in.move, in.voxels, options, unsigned(args.threads), thresholds,
                               [&](std::string_view stage) { ticker.stage(std::string(stage)); });

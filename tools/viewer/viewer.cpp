@@ -116,6 +116,7 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     AdoptedDevice adopted{device_->instance(), device_->physicalDevice(), device_->device(),
                           device_->queueFamily(), device_->queue()};
     adopted.loader.getInstanceProcAddr = vkGetInstanceProcAddr; // volk's, loaded by ViewerDevice
+    adopted.hooks.pipelineCacheFile = options_.inputs.pipelineCache;   // --pipeline-cache
     context_ = std::make_unique<Context>(adopted);
     ring_ = std::make_unique<FrameRing>(device_->device(), device_->queueFamily());
     depthFormat_ = chooseDepthFormat(*context_);
