@@ -78,11 +78,13 @@ PFN_vkGetInstanceProcAddr entryPoint(Context::Impl& impl, const VulkanLoader& lo
     return impl.library->getInstanceProcAddr();
 }
 
-void takeHooks(Context::Impl& impl, const ContextHooks& hooks, bool namesAvailable) {
+// Names only where the instance has VK_EXT_debug_utils (the loader then returns
+// vkSetDebugUtilsObjectNameEXT): called once its instance functions are loaded.
+void takeHooks(Context::Impl& impl, const ContextHooks& hooks, bool debugUtilsEnabled) {
     impl.allocator = hooks.allocationCallbacks;
     impl.pipelineCache = hooks.pipelineCache;
     impl.memoryBudget = hooks.memoryBudget;
-    if (namesAvailable) impl.objectNamePrefix = hooks.objectNamePrefix;
+    if (debugUtilsEnabled && impl.vk.vkSetDebugUtilsObjectNameEXT) impl.objectNamePrefix = hooks.objectNamePrefix;
 }
 
 void loadProperties(Context::Impl& impl) {
@@ -157,7 +159,7 @@ void createHeadless(Context::Impl& impl, const ContextOptions& options) {
                     " is not installed (Debian: vulkan-validationlayers)");
     const bool debugUtils = validation || (!options.hooks.objectNamePrefix.empty() &&
                                            hasInstanceExtension(vk, nullptr, VK_EXT_DEBUG_UTILS_EXTENSION_NAME));
-    takeHooks(impl, options.hooks, debugUtils);
+    impl.allocator = options.hooks.allocationCallbacks; // instance creation uses them already
 
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = "sculptflow";
@@ -181,6 +183,7 @@ void createHeadless(Context::Impl& impl, const ContextOptions& options) {
                     "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)");
     SF_VK_CHECK(created);
     loadInstanceFunctions(impl.vk, impl.instance);
+    takeHooks(impl, options.hooks, debugUtils);
     if (validation)
         SF_VK_CHECK(vk.vkCreateDebugUtilsMessengerEXT(impl.instance, &messengerInfo, impl.allocator, &impl.messenger));
 
@@ -219,9 +222,8 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
     impl.device = adopted.device;
     impl.queueFamily = adopted.queueFamily;
     impl.queue = adopted.queue;
-    takeHooks(impl, adopted.hooks, true);
     loadInstanceFunctions(impl.vk, impl.instance);
-    if (!impl.vk.vkSetDebugUtilsObjectNameEXT) impl.objectNamePrefix.clear();
+    takeHooks(impl, adopted.hooks, true); // the loader returns no name function where the renderer did not enable it
     loadProperties(impl);
     if (!(impl.queueFlags & VK_QUEUE_COMPUTE_BIT))
         throw Error("adopting a device: queue family " + std::to_string(impl.queueFamily) + " of " +
@@ -325,9 +327,9 @@ void Context::Impl::reserveMemory(uint64_t bytes, const char* what) {
     }
 }
 
-void Context::Impl::setObjectName(VkObjectType type, uint64_t handle, const char* name) const {
-    if (objectNamePrefix.empty() || !vk.vkSetDebugUtilsObjectNameEXT || !handle) return;
-    std::string full = objectNamePrefix + name;
+void Context::Impl::setObjectName(VkObjectType type, uint64_t handle, const char* text) const {
+    if (objectNamePrefix.empty() || !handle) return;
+    std::string full = objectNamePrefix + text;
     VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT};
     info.objectType = type;
     info.objectHandle = handle;

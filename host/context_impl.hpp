@@ -51,11 +51,12 @@ struct Context::Impl {
     void reserveMemory(uint64_t bytes, const char* what);
     void releaseMemory(uint64_t bytes) { allocated -= bytes; }
 
-    // Gives `handle` the debug-utils name prefix + name, where names are on.
-    void setObjectName(VkObjectType type, uint64_t handle, const char* name) const;
+    // Gives `handle` the debug-utils name prefix + text; nothing where names are
+    // off (objectNamePrefix is empty unless vkSetDebugUtilsObjectNameEXT may be called).
+    void setObjectName(VkObjectType type, uint64_t handle, const char* text) const;
     template <typename Handle>
     void name(VkObjectType type, Handle handle, const char* text) const {
-        if (!objectNamePrefix.empty()) setObjectName(type, reinterpret_cast<uint64_t>(handle), text);
+        setObjectName(type, reinterpret_cast<uint64_t>(handle), text);
     }
 };
 

@@ -1,8 +1,6 @@
 // deform.comp's dispatches for one range of vertices.
 #include "deform_recorder.hpp"
 
-#include "context_impl.hpp"
-
 #include <algorithm>
 #include <cstring>
 #include <string>
@@ -124,14 +122,14 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     const bool sorted = scratch && scratch->sortedBlocks();
     const DeformVariant variant = deformVariant(kernel, statistics);
     ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &binding.set, 0,
-                            nullptr);
+                                   nullptr);
     // One dispatch covers at most maxComputeWorkGroupCount[0] workgroups.
     const uint32_t maxGroups = context.properties().limits.maxComputeWorkGroupCount[0];
     const uint64_t perDispatch = uint64_t(maxGroups) * kDeformWorkgroupSize;
     const uint64_t end = uint64_t(first) + count;
     auto bindPass = [&](int pass) {
         ctx.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
-                          pipelines.built(passVariant(variant, pass, sorted)));
+                                 pipelines.built(passVariant(variant, pass, sorted)));
     };
     // The settings, and the pass's meaning of VertexLayout's first and count (deform.comp).
     auto pushLayout = [&](uint32_t layoutFirst, uint32_t layoutCount) {

@@ -6,11 +6,11 @@
 #include <cstring>
 #include <limits>
 
-#include "error.hpp"
+#include "context_impl.hpp"
 #include "deform_recorder.hpp"
+#include "error.hpp"
 #include "kernel_tools.hpp"
 #include "memory_barrier.hpp"
-#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -182,7 +182,7 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
     toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
     toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     ctx.vk.vkCmdPipelineBarrier(commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
-                         &toHost, 0, nullptr, 0, nullptr);
+                                &toHost, 0, nullptr, 0, nullptr);
     SF_VK_CHECK(ctx.vk.vkEndCommandBuffer(commands));
 
     VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
@@ -193,17 +193,17 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
     SF_VK_CHECK(ctx.vk.vkQueueSubmit(context.queue(), 1, &submit, fence));
     SF_VK_CHECK(ctx.vk.vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
     // The uncompacted pass writes every vertex; the compacted path differs from the input only at its list.
-    mesh.outputState = compact ? GpuMesh::Impl::OutputState::DiffersAtList : GpuMesh::Impl::OutputState::DiffersAnywhere;
+    using OutputState = GpuMesh::Impl::OutputState;
+    mesh.outputState = compact ? OutputState::DiffersAtList : OutputState::DiffersAnywhere;
 
     GpuRun result;
+    result.gpuMilliseconds = std::numeric_limits<double>::quiet_NaN();
     uint64_t ticks[2] = {0, 0};
-    VkResult query = timestamps ? ctx.vk.vkGetQueryPoolResults(device, timestamps, 0, 2, sizeof(ticks), ticks,
-                                                               sizeof(uint64_t),
-                                                               VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT)
-                                : VK_ERROR_FEATURE_NOT_PRESENT;
-    result.gpuMilliseconds = query == VK_SUCCESS && ticks[1] >= ticks[0]
-                                 ? double(ticks[1] - ticks[0]) * context.properties().limits.timestampPeriod * 1e-6
-                                 : std::numeric_limits<double>::quiet_NaN();
+    if (timestamps &&
+        ctx.vk.vkGetQueryPoolResults(device, timestamps, 0, 2, sizeof(ticks), ticks, sizeof(uint64_t),
+                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT) == VK_SUCCESS &&
+        ticks[1] >= ticks[0])
+        result.gpuMilliseconds = double(ticks[1] - ticks[0]) * context.properties().limits.timestampPeriod * 1e-6;
     if (statistics) {
         const auto* perVertex = static_cast<const VertexStatistics*>(mesh.statistics.mapped());
         result.report = summarize({perVertex, mesh.vertexCount});

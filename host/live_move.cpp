@@ -357,7 +357,8 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands) noexcept {
         for (size_t c = 0; c < chunks_.size(); ++c) report.chunksRestored += restoring_[c];
         recordRestores(commands);
         if (solvePending_) recordSolve(commands, report);
-        if (timestamps_) ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
+        if (timestamps_)
+            ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
         const VkPipelineStageFlags after =
             graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT : kOurStages;
         const VkAccessFlags reads = graphics ? VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_SHADER_READ_BIT
@@ -458,8 +459,8 @@ double LiveMove::Impl::gpuMilliseconds() const {
         const uint32_t slot = (frame_ - back) % kTimestampRing;
         uint64_t values[4] = {0, 0, 0, 0}; // timestamp, availability, timestamp, availability
         VkResult result = ctx.vk.vkGetQueryPoolResults(context_.device(), timestamps_, 2 * slot, 2, sizeof(values), values,
-                                                2 * sizeof(uint64_t),
-                                                VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
+                                                       2 * sizeof(uint64_t),
+                                                       VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WITH_AVAILABILITY_BIT);
         if ((result == VK_SUCCESS || result == VK_NOT_READY) && values[1] && values[3] && values[2] >= values[0])
             return double(values[2] - values[0]) * context_.properties().limits.timestampPeriod * 1e-6;
     }

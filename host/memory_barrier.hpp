@@ -6,8 +6,8 @@
 
 namespace sculptflow {
 
-inline void memoryBarrier(const VulkanFunctions& vk, VkCommandBuffer commands, VkPipelineStageFlags srcStages, VkAccessFlags srcAccess,
-                          VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
+inline void memoryBarrier(const VulkanFunctions& vk, VkCommandBuffer commands, VkPipelineStageFlags srcStages,
+                          VkAccessFlags srcAccess, VkPipelineStageFlags dstStages, VkAccessFlags dstAccess) {
     VkMemoryBarrier memory{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
     memory.srcAccessMask = srcAccess;
     memory.dstAccessMask = dstAccess;

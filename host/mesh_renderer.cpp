@@ -287,19 +287,19 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
         MeshPushConstants push{view.camera.projection * view.camera.view, glm::vec4(view.camera.eye, kAmbient),
                                glm::vec4(toWorld * kKeyDirection, kKey), glm::vec4(toWorld * kFillDirection, kFill)};
         ctx.vk.vkCmdPushConstants(commands_, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof(push), &push);
+                                  sizeof(push), &push);
         ctx.vk.vkCmdDrawIndexed(commands_, ranges[i].second, 1, ranges[i].first, 0, 0);
     }
     ctx.vk.vkCmdEndRenderPass(commands_);
     const VkBufferImageCopy region{.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1},
                                    .imageExtent = {w, h, 1}};
     ctx.vk.vkCmdCopyImageToBuffer(commands_, target.colorImage(), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, readback.handle(), 1,
-                           &region);
+                                  &region);
     const VkMemoryBarrier toHost{.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
                                  .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
                                  .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
     ctx.vk.vkCmdPipelineBarrier(commands_, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost, 0,
-                         nullptr, 0, nullptr);
+                                nullptr, 0, nullptr);
     SF_VK_CHECK(ctx.vk.vkEndCommandBuffer(commands_));
     const VkSubmitInfo submit{.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO, .commandBufferCount = 1,
                               .pCommandBuffers = &commands_};

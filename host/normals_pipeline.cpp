@@ -27,7 +27,8 @@ NormalsPipeline::NormalsPipeline(const Context& context) : context_(&context) {
         info.stage.module = module;
         info.stage.pName = "main";
         info.layout = layout_;
-        SF_VK_CHECK(ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline_));
+        SF_VK_CHECK(
+            ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline_));
         ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
         ctx.name(VK_OBJECT_TYPE_PIPELINE, pipeline_, "normals");
     } catch (...) {

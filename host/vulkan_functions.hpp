@@ -17,7 +17,7 @@ namespace sculptflow {
     X(vkEnumerateInstanceLayerProperties)                                                                   \
     X(vkEnumerateInstanceExtensionProperties)
 
-// Instance commands, and the device commands the library calls.
+// Instance commands.
 #define SF_VK_INSTANCE_FUNCTIONS(X)                                                                         \
     X(vkDestroyInstance)                                                                                    \
     X(vkEnumeratePhysicalDevices)                                                                           \
@@ -121,7 +121,6 @@ struct VulkanFunctions {
 // The system loader, opened at run time (dlopen) and closed with this object.
 class LoaderLibrary {
 public:
-    LoaderLibrary() = default;
     // Throws sculptflow::Error naming the library when it cannot be opened or has
     // no vkGetInstanceProcAddr.
     explicit LoaderLibrary(const char* name);

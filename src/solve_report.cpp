@@ -7,8 +7,9 @@
 
 namespace sculptflow {
 
-static_assert(kVertexMinStepClamped == kernel::kFlagMinStepClamped && kVertexIterationCap == kernel::kFlagIterationCap &&
-                  kVertexNonFinite == kernel::kFlagNonFinite && kVertexCulled == kernel::kFlagCulled,
+static_assert(kVertexMinStepClamped == kernel::kFlagMinStepClamped &&
+                  kVertexIterationCap == kernel::kFlagIterationCap && kVertexNonFinite == kernel::kFlagNonFinite &&
+                  kVertexCulled == kernel::kFlagCulled,
               "the public flag bits are the shader's");
 
 SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices) {

@@ -190,6 +190,7 @@ TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
     VkCommandBuffer commands = VK_NULL_HANDLE;
     ASSERT_EQ(vk.vkAllocateCommandBuffers(owner.device(), &allocateInfo, &commands), VK_SUCCESS);
 
+    auto waitIdle = reinterpret_cast<PFN_vkQueueWaitIdle>(vk.vkGetDeviceProcAddr(owner.device(), "vkQueueWaitIdle"));
     const std::vector<Pose>& poses = stroke.tools[0].poses;
     live.begin(stroke, {&poses.front(), 1});
     gCachesUsed.clear(); // from here on, every compute pipeline built is counted
@@ -203,7 +204,6 @@ TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &commands;
         ASSERT_EQ(vk.vkQueueSubmit(owner.queue(), 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
-        auto waitIdle = reinterpret_cast<PFN_vkQueueWaitIdle>(vk.vkGetDeviceProcAddr(owner.device(), "vkQueueWaitIdle"));
         ASSERT_EQ(waitIdle(owner.queue()), VK_SUCCESS);
     }
     EXPECT_TRUE(gCachesUsed.empty()) << gCachesUsed.size() << " pipelines built after the grab";
@@ -343,7 +343,8 @@ TEST(Contexts, ObjectsGetTheRenderersNamePrefix) {
     auto named = [](const std::string& name) { return std::find(gNames.begin(), gNames.end(), name) != gNames.end(); };
     EXPECT_TRUE(named("sf/mesh input positions"));
     EXPECT_TRUE(named("sf/mesh output positions"));
-    EXPECT_TRUE(std::any_of(gNames.begin(), gNames.end(), [](const std::string& n) { return n.starts_with("sf/deform"); }))
+    EXPECT_TRUE(std::any_of(gNames.begin(), gNames.end(),
+                            [](const std::string& n) { return n.starts_with("sf/deform"); }))
         << "no deform pipeline was named";
     EXPECT_TRUE(std::all_of(gNames.begin(), gNames.end(), [](const std::string& n) { return n.starts_with("sf/"); }));
 }
