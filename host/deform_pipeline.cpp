@@ -82,10 +82,11 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         uint32_t affineTools;
         int32_t pass;
         VkBool32 sortedBlocks;
+        VkBool32 mask;
     } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
                 variant.toolCount,   variant.affineTools,   variant.pass,
-                variant.sortedBlocks ? VK_TRUE : VK_FALSE};
-    const std::array<VkSpecializationMapEntry, 7> entries{{
+                variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE};
+    const std::array<VkSpecializationMapEntry, 8> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
@@ -93,6 +94,7 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         {4, offsetof(decltype(constants), affineTools), sizeof(uint32_t)},
         {5, offsetof(decltype(constants), pass), sizeof(int32_t)},
         {6, offsetof(decltype(constants), sortedBlocks), sizeof(VkBool32)},
+        {7, offsetof(decltype(constants), mask), sizeof(VkBool32)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

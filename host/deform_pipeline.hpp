@@ -18,14 +18,14 @@ namespace sculptflow {
 struct ToolBlock {
     kernel::Tool tools[SF_MAX_TOOLS];
 };
-static_assert(sizeof(ToolBlock) == 384);
+static_assert(sizeof(ToolBlock) == 96 * SF_MAX_TOOLS);
 
 // deform.comp's push constants.
 struct DeformPushConstants {
     kernel::SolverSettings settings;
     kernel::VertexLayout vertexLayout;
 };
-static_assert(sizeof(DeformPushConstants) == 64 && offsetof(DeformPushConstants, vertexLayout) == 40);
+static_assert(sizeof(DeformPushConstants) == 72 && offsetof(DeformPushConstants, vertexLayout) == 40);
 
 // Specialization constants fix these when a pipeline is built (spec §4: the
 // attempt budget is known before any dispatch), and the tools' count and kinds,
@@ -38,6 +38,7 @@ struct DeformVariant {
     uint32_t affineTools = 0; // bit i: tool i is affine
     int pass = 0;             // deform.comp's `pass`: kDeformPass* in deform_recorder.hpp
     bool sortedBlocks = false; // passes 1 and 3 walk DeformScratch's blocks (deform.comp)
+    bool mask = false;         // binding 9 holds a mask value per vertex
     auto operator<=>(const DeformVariant&) const = default;
 };
 
@@ -45,8 +46,9 @@ constexpr uint32_t kDeformWorkgroupSize = 64; // local_size_x in deform.comp
 
 // deform.comp's bindings: 0 the tool block (uniform), 1 input, 2 output,
 // 3 statistics, 4 per-vertex bins, 5 active list, 6 counters, 7 vertex order,
-// 8 block spheres (storage; 4-8 are DeformScratch's, bound for every pass).
-constexpr uint32_t kDeformBindingCount = 9;
+// 8 block spheres (storage; 4-8 are DeformScratch's, bound for every pass),
+// 9 the mask (a placeholder without one).
+constexpr uint32_t kDeformBindingCount = 10;
 
 // Owns the shader module, layouts and every pipeline built so far.
 class DeformPipelines {

@@ -37,6 +37,7 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
         variant.affineTools = 0;
     }
     if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) variant.statistics = false;
+    if (pass == kDeformPassScan || pass == kDeformPassScatter || pass == kDeformPassBlocks) variant.mask = false;
     return variant;
 }
 
@@ -47,8 +48,9 @@ constexpr VkAccessFlags kShaderAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_
 
 } // namespace
 
-DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics) {
+DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool mask) {
     DeformVariant variant{kernel.solverMethod, kernel.solverMaxIterations, statistics, kernel.toolCount, 0u};
+    variant.mask = mask;
     for (int i = 0; i < kernel.toolCount; ++i)
         if (kernel.toolIsAffine(i)) variant.affineTools |= 1u << i;
     return variant;
@@ -99,8 +101,8 @@ std::array<VkDescriptorBufferInfo, 5> DeformScratch::buffers() const {
 }
 
 void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kernel, bool statistics,
-                          const DeformScratch* scratch) {
-    const DeformVariant variant = deformVariant(kernel, statistics);
+                          const DeformScratch* scratch, bool mask) {
+    const DeformVariant variant = deformVariant(kernel, statistics, mask);
     // A caller with a scratch may still solve a range wholly in reach without it.
     pipelines.pipeline(passVariant(variant, kDeformPassSolveRange, false));
     if (!scratch) return;
@@ -120,7 +122,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     if (count == 0) return;
     const Context::Impl& ctx = context.impl();
     const bool sorted = scratch && scratch->sortedBlocks();
-    const DeformVariant variant = deformVariant(kernel, statistics);
+    const DeformVariant variant = deformVariant(kernel, statistics, binding.mask);
     ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &binding.set, 0,
                                    nullptr);
     // One dispatch covers at most maxComputeWorkGroupCount[0] workgroups.

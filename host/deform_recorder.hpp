@@ -20,14 +20,15 @@ class Context;
 // and the tools' count and kinds. A move with another count or mix of kinds needs
 // another pipeline, built on first use; build it ahead with
 // pipelines.pipeline(deformVariant(...)) to keep that off the frame.
-DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics);
+DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool mask = false);
 
 // Where the vertices of one mesh are: the descriptor set binds deform.comp's
-// buffers (tools, input, output, statistics) and `layout` gives the float
+// buffers (tools, input, output, statistics, mask) and `layout` gives the float
 // offsets and strides within them (its firstVertex/vertexCount are ignored).
 struct DeformBinding {
     VkDescriptorSet set = VK_NULL_HANDLE;
     kernel::VertexLayout layout{};
+    bool mask = false; // binding 9 holds a mask at layout.maskOffset/maskStride
 };
 
 // deform.comp's passes (its `pass` specialization constant).
@@ -112,6 +113,6 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
 // Builds every pipeline recordDeform needs for `kernel`, with this scratch or
 // without one (with a scratch, both).
 void buildDeformPipelines(DeformPipelines& pipelines, const kernel::Kernel& kernel, bool statistics,
-                          const DeformScratch* scratch);
+                          const DeformScratch* scratch, bool mask = false);
 
 } // namespace sculptflow

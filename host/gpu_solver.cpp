@@ -10,6 +10,7 @@
 #include "deform_recorder.hpp"
 #include "error.hpp"
 #include "kernel_tools.hpp"
+#include "mesh.hpp"
 #include "memory_barrier.hpp"
 #include "vulkan_check.hpp"
 
@@ -27,12 +28,14 @@ VkDeviceSize positionBytes(size_t vertices) { return std::max<VkDeviceSize>(12 *
 
 } // namespace
 
-GpuMesh::Impl::Impl(Context& context, std::span<const glm::vec3> positions)
+GpuMesh::Impl::Impl(Context& context, std::span<const glm::vec3> positions, std::span<const float> maskValues)
     : vertexCount(positions.size()),
       input(context, positionBytes(positions.size()), kPositions, "mesh input positions"),
       output(context, positionBytes(positions.size()), kPositions, "mesh output positions"),
-      scratch(context, uint32_t(positions.size()), positions) {
+      scratch(context, uint32_t(positions.size()), positions),
+      owner(&context) {
     static_assert(sizeof(glm::vec3) == 12);
+    setMask(context, maskValues);
     if (!positions.empty()) bounds = {positions.front(), positions.front()};
     for (const glm::vec3& p : positions) bounds = {glm::min(bounds.min, p), glm::max(bounds.max, p)};
     std::memcpy(input.mapped(), positions.data(), positions.size_bytes());
@@ -53,6 +56,21 @@ std::vector<VertexStatistics> GpuMesh::readStatistics() const {
     std::vector<VertexStatistics> out(m.vertexCount);
     std::memcpy(out.data(), m.statistics.mapped(), out.size() * sizeof(VertexStatistics));
     return out;
+}
+
+void GpuMesh::Impl::setMask(Context& context, std::span<const float> values) {
+    if (values.empty()) {
+        mask = GpuBuffer();
+        return;
+    }
+    validateMask(values, vertexCount, "GpuMesh mask");
+    if (!mask.handle()) mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), kStorage, "the mesh's mask");
+    std::memcpy(mask.mapped(), values.data(), values.size_bytes());
+}
+
+const GpuBuffer& GpuMesh::Impl::workBuffer(Context& context) {
+    if (!work.handle()) work = GpuBuffer(context, output.size(), kPositions, "continuous mode's segment input");
+    return work;
 }
 
 const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
@@ -124,8 +142,40 @@ void GpuSolver::Impl::release() {
 }
 
 GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverOptions& options, bool statistics) {
+    const kernel::Kernel kernel = makeKernel(move, options); // validates, throws before any GPU work
+    return submit(mesh, kernel, statistics, false);
+}
+
+GpuRun GpuSolver::Impl::runContinuous(GpuMesh::Impl& mesh, std::span<const Move> segments,
+                                      const SolverOptions& options, bool statistics) {
+    const SolverOptions perSegment = segmentOptions(options, segments.size());
+    std::vector<kernel::Kernel> kernels;
+    for (const Move& segment : segments) kernels.push_back(makeKernel(segment, perSegment)); // all before any work
+    GpuRun total;
+    total.gpuMilliseconds = 0.0;
+    std::vector<VertexStatistics> sums(statistics ? mesh.vertexCount : 0);
+    for (size_t k = 0; k < kernels.size(); ++k) {
+        GpuRun run = submit(mesh, kernels[k], statistics, k > 0);
+        total.gpuMilliseconds += run.gpuMilliseconds;
+        if (!statistics) continue;
+        const auto* perVertex = static_cast<const VertexStatistics*>(mesh.statistics.mapped());
+        for (size_t i = 0; i < sums.size(); ++i) {
+            sums[i].flags |= perVertex[i].flags;
+            sums[i].acceptedSteps += perVertex[i].acceptedSteps;
+            sums[i].rejectedSteps += perVertex[i].rejectedSteps;
+            sums[i].evaluations += perVertex[i].evaluations;
+        }
+        total.segments.push_back(std::move(run.report));
+    }
+    if (statistics) {
+        std::memcpy(mesh.statisticsBuffer(context).mapped(), sums.data(), sums.size() * sizeof(VertexStatistics));
+        total.report = combineSegments(total.segments);
+    }
+    return total;
+}
+
+GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool statistics, bool continuing) {
     const Context::Impl& ctx = context.impl();
-    kernel::Kernel kernel = makeKernel(move, options); // validates, throws before any GPU work
     VkDevice device = context.device();
 
     ToolBlock block{};
@@ -133,15 +183,18 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
     std::memcpy(tools.mapped(), &block, sizeof(block));
 
     const GpuBuffer& statisticsBuffer = statistics ? mesh.statisticsBuffer(context) : noStatistics;
+    const GpuBuffer& input = continuing ? mesh.workBuffer(context) : mesh.input;
+    const bool masked = mesh.mask.handle() != VK_NULL_HANDLE;
     const VkDescriptorBufferInfo buffers[] = {{tools.handle(), 0, VK_WHOLE_SIZE},
-                                              {mesh.input.handle(), 0, VK_WHOLE_SIZE},
+                                              {input.handle(), 0, VK_WHOLE_SIZE},
                                               {mesh.output.handle(), 0, VK_WHOLE_SIZE},
                                               {statisticsBuffer.handle(), 0, VK_WHOLE_SIZE},
                                               mesh.scratch.buffers()[0],
                                               mesh.scratch.buffers()[1],
                                               mesh.scratch.buffers()[2],
                                               mesh.scratch.buffers()[3],
-                                              mesh.scratch.buffers()[4]};
+                                              mesh.scratch.buffers()[4],
+                                              {(masked ? mesh.mask : noStatistics).handle(), 0, VK_WHOLE_SIZE}};
     static_assert(std::size(buffers) == kDeformBindingCount);
     VkWriteDescriptorSet writes[kDeformBindingCount];
     for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
@@ -162,19 +215,29 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
         ctx.vk.vkCmdResetQueryPool(commands, timestamps, 0, 2);
         ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
     }
-    const DeformBinding binding{descriptorSet, {0, 0, 0, 3, 0, 3}};
-    const bool compact = compaction && !boxWithinReach(kernel, mesh.bounds);
+    const DeformBinding binding{descriptorSet, {0, 0, 0, 3, 0, 3, 0, 1}, masked};
+    using OutputState = GpuMesh::Impl::OutputState;
+    // A continuing segment reads a copy of the output and writes every vertex
+    // back: the mesh's blocks hold the undeformed positions, so it does not compact.
+    const bool compact = !continuing && compaction && !boxWithinReach(kernel, mesh.bounds);
     const DeformScratch* scratch = compact ? &mesh.scratch : nullptr;
     // The compacted path writes a culled vertex only with statistics, so the
     // output must equal the input wherever this run does not solve.
-    const bool restoreList = compact && !statistics && mesh.outputState == GpuMesh::Impl::OutputState::DiffersAtList;
-    if (compact && !statistics && mesh.outputState == GpuMesh::Impl::OutputState::DiffersAnywhere) {
+    const bool restoreList = compact && !statistics && mesh.outputState == OutputState::DiffersAtList;
+    if (continuing || (compact && !statistics && mesh.outputState == OutputState::DiffersAnywhere)) {
         const VkBufferCopy whole{0, 0, mesh.input.size()};
-        ctx.vk.vkCmdCopyBuffer(commands, mesh.input.handle(), mesh.output.handle(), 1, &whole);
-        memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+        if (continuing) {
+            ctx.vk.vkCmdCopyBuffer(commands, mesh.output.handle(), input.handle(), 1, &whole);
+            // The copy reads the output before this segment overwrites it.
+            memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
+        } else {
+            ctx.vk.vkCmdCopyBuffer(commands, mesh.input.handle(), mesh.output.handle(), 1, &whole);
+            memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
+        }
     }
-    buildDeformPipelines(pipelines, kernel, statistics, scratch);
+    buildDeformPipelines(pipelines, kernel, statistics, scratch, masked);
     recordDeform(commands, context, pipelines, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount),
                  scratch, restoreList);
     if (timestamps) ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps, 1);
@@ -189,11 +252,10 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands;
     SF_VK_CHECK(ctx.vk.vkResetFences(device, 1, &fence));
-    mesh.outputState = GpuMesh::Impl::OutputState::DiffersAnywhere; // until the run is known to have finished
+    mesh.outputState = OutputState::DiffersAnywhere; // until the run is known to have finished
     SF_VK_CHECK(ctx.vk.vkQueueSubmit(context.queue(), 1, &submit, fence));
     SF_VK_CHECK(ctx.vk.vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
     // The uncompacted pass writes every vertex; the compacted path differs from the input only at its list.
-    using OutputState = GpuMesh::Impl::OutputState;
     mesh.outputState = compact ? OutputState::DiffersAtList : OutputState::DiffersAnywhere;
 
     GpuRun result;
@@ -212,8 +274,9 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
     return result;
 }
 
-GpuMesh::GpuMesh(Context& context, std::span<const glm::vec3> positions)
-    : impl_(std::make_unique<Impl>(context, positions)) {}
+GpuMesh::GpuMesh(Context& context, std::span<const glm::vec3> positions, std::span<const float> mask)
+    : impl_(std::make_unique<Impl>(context, positions, mask)) {}
+void GpuMesh::setMask(std::span<const float> mask) { impl_->setMask(*impl_->owner, mask); }
 GpuMesh::~GpuMesh() = default;
 size_t GpuMesh::vertexCount() const { return impl_->vertexCount; }
 VkBuffer GpuMesh::inputBuffer() const { return impl_->input.handle(); }
@@ -224,16 +287,27 @@ GpuSolver::~GpuSolver() = default;
 GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics) {
     return impl_->run(mesh.impl(), move, options, statistics);
 }
+GpuRun GpuSolver::runContinuous(GpuMesh& mesh, std::span<const Move> segments, const SolverOptions& options,
+                                bool statistics) {
+    return impl_->runContinuous(mesh.impl(), segments, options, statistics);
+}
 Context& GpuSolver::context() const { return impl_->context; }
 void GpuSolver::setCompaction(bool compaction) { impl_->compaction = compaction; }
 bool GpuSolver::compaction() const { return impl_->compaction; }
 void GpuSolver::useShader(std::span<const uint32_t> spirv) { impl_->pipelines.replaceShader(spirv); }
 
 GpuSolution solveOnGpu(GpuSolver& solver, const Move& move, std::span<const glm::vec3> start,
-                       const SolverOptions& options) {
-    GpuMesh mesh(solver.context(), start);
+                       const SolverOptions& options, std::span<const float> mask) {
+    GpuMesh mesh(solver.context(), start, mask);
     GpuRun run = solver.run(mesh, move, options, true);
-    return {mesh.readPositions(), mesh.readStatistics(), run.report, run.gpuMilliseconds};
+    return {mesh.readPositions(), mesh.readStatistics(), run.report, {}, run.gpuMilliseconds};
+}
+
+GpuSolution solveContinuousOnGpu(GpuSolver& solver, std::span<const Move> segments, std::span<const glm::vec3> start,
+                                 const SolverOptions& options, std::span<const float> mask) {
+    GpuMesh mesh(solver.context(), start, mask);
+    GpuRun run = solver.runContinuous(mesh, segments, options, true);
+    return {mesh.readPositions(), mesh.readStatistics(), run.report, std::move(run.segments), run.gpuMilliseconds};
 }
 
 } // namespace sculptflow

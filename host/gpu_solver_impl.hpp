@@ -10,8 +10,10 @@
 namespace sculptflow {
 
 struct GpuMesh::Impl {
-    Impl(Context& context, std::span<const glm::vec3> positions);
+    Impl(Context& context, std::span<const glm::vec3> positions, std::span<const float> maskValues);
     const GpuBuffer& statisticsBuffer(Context& context);
+    const GpuBuffer& workBuffer(Context& context);
+    void setMask(Context& context, std::span<const float> values);
 
     // Where the output may differ from the input: nowhere (as uploaded), only at
     // the last run's active list (the scratch holds it), or anywhere.
@@ -23,7 +25,10 @@ struct GpuMesh::Impl {
     GpuBuffer input;
     GpuBuffer output;
     GpuBuffer statistics;
+    GpuBuffer mask; // one float a vertex; no buffer: no mask
+    GpuBuffer work; // continuous mode: the last segment's output, read by the next
     DeformScratch scratch;
+    Context* owner = nullptr; // the context it was made on
 };
 
 struct GpuSolver::Impl {
@@ -32,13 +37,18 @@ struct GpuSolver::Impl {
     Impl(const Impl&) = delete;
     Impl& operator=(const Impl&) = delete;
     GpuRun run(GpuMesh::Impl& mesh, const Move& move, const SolverOptions& options, bool statistics);
+    GpuRun runContinuous(GpuMesh::Impl& mesh, std::span<const Move> segments, const SolverOptions& options,
+                         bool statistics);
+    // One submission of `kernel`: from the mesh's input, or (continuing) from the
+    // output so far, through the work buffer.
+    GpuRun submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool statistics, bool continuing);
     void release();
 
     Context& context;
     bool compaction = true;
     DeformPipelines pipelines;
     GpuBuffer tools;        // ToolBlock
-    GpuBuffer noStatistics; // bound when a run asks for no statistics
+    GpuBuffer noStatistics; // bound when a run asks for no statistics, or has no mask
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
     VkDescriptorSet descriptorSet = VK_NULL_HANDLE;
     VkCommandPool commandPool = VK_NULL_HANDLE;

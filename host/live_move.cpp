@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "error.hpp"
 #include "kernel_tools.hpp"
@@ -41,6 +42,14 @@ void validateStream(const VertexStream& stream, uint32_t vertices, const std::st
         throw Error("mesh." + name + ": the vertices reach past 16 GiB into the buffer");
 }
 
+void validateMaskStream(const ScalarStream& stream, uint32_t vertices) {
+    if (stream.offset % 4 != 0) throw Error("mesh.mask.offset: must be a multiple of 4 bytes");
+    if (stream.stride % 4 != 0 || stream.stride < 4)
+        throw Error("mesh.mask.stride: must be a multiple of 4 bytes and at least 4");
+    if ((stream.offset + VkDeviceSize(vertices - 1) * stream.stride + 4) / 4 > std::numeric_limits<uint32_t>::max())
+        throw Error("mesh.mask: the values reach past 16 GiB into the buffer");
+}
+
 // The chunks' vertex ranges must be disjoint and inside the mesh.
 void validateChunks(std::span<const MeshChunk> chunks, uint32_t vertices) {
     std::vector<std::pair<uint32_t, uint32_t>> ranges;
@@ -72,6 +81,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
       hasNormals_(mesh.normals.buffer != VK_NULL_HANDLE),
       positionStream_(mesh.positions),
       normalStream_(mesh.normals),
+      hasMask_(mesh.mask.buffer != VK_NULL_HANDLE),
       deformPipelines_(context) {
     validateSolverOptions(options.solver);
     if (mesh.vertexCount == 0) throw Error("mesh.vertexCount: must be positive");
@@ -82,6 +92,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
         if (mesh.triangles.empty()) throw Error("mesh.triangles: needed to recompute normals");
     }
     validateChunks(mesh.chunks, vertexCount_);
+    if (hasMask_) validateMaskStream(mesh.mask, vertexCount_);
 
     spans_.push_back({mesh.positions.buffer, mesh.positions.offset, streamEnd(mesh.positions, vertexCount_), 0});
     if (hasNormals_) {
@@ -110,8 +121,9 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
     restoring_.assign(chunks_.size(), 0);
     copies_.reserve(chunks_.size() * spans_.size());
     solvedChunks_.reserve(chunks_.size());
-    move_.tools.reserve(SF_MAX_TOOLS);
-    posesA_.reserve(SF_MAX_TOOLS);
+    move_.tools.reserve(kMaxTools);
+    posesA_.reserve(kMaxTools);
+    posesB_.reserve(kMaxTools);
 
     try {
         snapshot_ = GpuBuffer(context, snapshotSize,
@@ -160,9 +172,9 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     const Context::Impl& ctx = context_.impl();
     VkDevice device = context_.device();
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDeformBindingCount - 1 + 4}};
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * (kDeformBindingCount - 1) + 4}};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 2;
+    poolInfo.maxSets = 3;
     poolInfo.poolSizeCount = 2;
     poolInfo.pPoolSizes = sizes;
     SF_VK_CHECK(ctx.vk.vkCreateDescriptorPool(device, &poolInfo, ctx.allocator, &descriptorPool_));
@@ -180,9 +192,10 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     // alignment; the shaders add the rest as a float offset.
     const VkDeviceSize alignment = context_.properties().limits.minStorageBufferOffsetAlignment;
     const VkDeviceSize maxRange = context_.properties().limits.maxStorageBufferRange;
-    auto bindStream = [&](const VertexStream& stream, const char* name, uint32_t& floatOffset) {
+    auto bindStream = [&](const auto& stream, const char* name, uint32_t& floatOffset) {
         VkDescriptorBufferInfo info{stream.buffer, stream.offset / alignment * alignment, 0};
-        info.range = streamEnd(stream, vertexCount_) - info.offset;
+        const VkDeviceSize elementBytes = std::is_same_v<std::decay_t<decltype(stream)>, ScalarStream> ? 4 : 12;
+        info.range = stream.offset + VkDeviceSize(vertexCount_ - 1) * stream.stride + elementBytes - info.offset;
         if (info.range > maxRange)
             throw Error(std::string("mesh.") + name + ": " + std::to_string(info.range) +
                         " bytes exceed the device's maxStorageBufferRange; split the mesh");
@@ -195,28 +208,47 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     const uint32_t snapshotFloatOffset =
         uint32_t((spans_.front().snapshotOffset + mesh.positions.offset - spans_.front().begin) / 4);
 
-    deformBinding_.set = allocate(deformPipelines_.setLayout());
-    deformBinding_.layout = {0, 0, snapshotFloatOffset, positionStride, positionFloatOffset, positionStride};
-    const VkDescriptorBufferInfo deformBuffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
-                                                    {snapshot_.handle(), 0, VK_WHOLE_SIZE},
-                                                    positions,
-                                                    {noStatistics_.handle(), 0, VK_WHOLE_SIZE},
-                                                    deformScratch_.buffers()[0],
-                                                    deformScratch_.buffers()[1],
-                                                    deformScratch_.buffers()[2],
-                                                    deformScratch_.buffers()[3],
-                                                    deformScratch_.buffers()[4]};
-    static_assert(std::size(deformBuffers) == kDeformBindingCount);
-    VkWriteDescriptorSet writes[kDeformBindingCount + 4];
-    for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
-        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = deformBinding_.set;
-        writes[i].dstBinding = i;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[i].pBufferInfo = &deformBuffers[i];
+    uint32_t maskFloatOffset = 0;
+    const VkDescriptorBufferInfo mask = hasMask_ ? bindStream(mesh.mask, "mask", maskFloatOffset)
+                                                 : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
+    const uint32_t maskStride = hasMask_ ? mesh.mask.stride / 4 : 0;
+
+    // Move mode reads the snapshot; continuous mode reads the positions it writes,
+    // each invocation its own vertex.
+    deformBinding_ = {allocate(deformPipelines_.setLayout()),
+                      {0, 0, snapshotFloatOffset, positionStride, positionFloatOffset, positionStride,
+                       maskFloatOffset, maskStride},
+                      hasMask_};
+    continuousBinding_ = deformBinding_;
+    continuousBinding_.set = allocate(deformPipelines_.setLayout());
+    continuousBinding_.layout.inputOffset = positionFloatOffset;
+    const VkDescriptorBufferInfo snapshot{snapshot_.handle(), 0, VK_WHOLE_SIZE};
+    VkDescriptorBufferInfo deformBuffers[2][kDeformBindingCount];
+    VkWriteDescriptorSet writes[2 * kDeformBindingCount + 4];
+    uint32_t writeCount = 0;
+    for (int set = 0; set < 2; ++set) {
+        const VkDescriptorBufferInfo buffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
+                                                  set == 0 ? snapshot : positions,
+                                                  positions,
+                                                  {noStatistics_.handle(), 0, VK_WHOLE_SIZE},
+                                                  deformScratch_.buffers()[0],
+                                                  deformScratch_.buffers()[1],
+                                                  deformScratch_.buffers()[2],
+                                                  deformScratch_.buffers()[3],
+                                                  deformScratch_.buffers()[4],
+                                                  mask};
+        static_assert(std::size(buffers) == kDeformBindingCount);
+        for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
+            deformBuffers[set][i] = buffers[i];
+            VkWriteDescriptorSet& w = writes[writeCount++];
+            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            w.dstSet = set == 0 ? deformBinding_.set : continuousBinding_.set;
+            w.dstBinding = i;
+            w.descriptorCount = 1;
+            w.descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            w.pBufferInfo = &deformBuffers[set][i];
+        }
     }
-    uint32_t writeCount = kDeformBindingCount;
 
     VkDescriptorBufferInfo normalsBuffers[4];
     if (hasNormals_) {
@@ -240,13 +272,15 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     ctx.vk.vkUpdateDescriptorSets(device, writeCount, writes, 0, nullptr);
 }
 
-void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA) {
+void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode) {
     if (state_ == State::Moving) throw Error("begin: a move is open; commit() or cancel() it first");
     if (snapshotPending_ || solvePending_ || std::find(restoring_.begin(), restoring_.end(), 1) != restoring_.end())
         throw Error("begin: record() the previous move's last frame first");
-    if (tools.tools.empty() || tools.tools.size() > SF_MAX_TOOLS)
-        throw Error("begin: " + std::to_string(tools.tools.size()) + " tools; 1 to " +
-                    std::to_string(SF_MAX_TOOLS) + " are supported");
+    const size_t toolCount = mirroredToolCount(tools.tools.size(), tools.symmetry.axes);
+    if (tools.tools.empty() || toolCount > kMaxTools)
+        throw Error("begin: " + std::to_string(tools.tools.size()) + " tools" +
+                    (tools.symmetry.axes ? " (" + std::to_string(toolCount) + " with the mirrored copies)" : "") +
+                    "; 1 to " + std::to_string(kMaxTools) + " in all are supported");
     if (posesA.size() != tools.tools.size())
         throw Error("begin: " + std::to_string(posesA.size()) + " poses for " + std::to_string(tools.tools.size()) +
                     " tools");
@@ -257,39 +291,57 @@ void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA) {
         still.time += 1.0;
         probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
     }
+    addMirroredTools(probe, tools.symmetry, tools.voxelSize);
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
-    buildDeformPipelines(deformPipelines_, kernel, false, &deformScratch_);
+    buildDeformPipelines(deformPipelines_, kernel, false, &deformScratch_, hasMask_);
 
+    mode_ = mode;
     toolSettings_ = tools;
     posesA_.assign(posesA.begin(), posesA.end());
+    posesB_.assign(posesA.begin(), posesA.end());
     move_ = std::move(probe);
+    move_.tools.reserve(kMaxTools);
     kernel_ = kernel;
     std::fill(dirty_.begin(), dirty_.end(), 0);
     state_ = State::Moving;
     snapshotPending_ = true;
 }
 
-bool LiveMove::Impl::update(std::span<const Pose> posesB) noexcept {
+void LiveMove::Impl::setMotion(std::span<const Pose> posesA, std::span<const Pose> posesB) {
+    move_.tools.clear(); // keeps its capacity: no allocation
+    for (size_t i = 0; i < posesB.size(); ++i)
+        move_.tools.push_back(toolMotion(toolSettings_.tools[i], posesA[i], posesB[i], toolSettings_.voxelSize));
+    addMirroredTools(move_, toolSettings_.symmetry, toolSettings_.voxelSize);
+}
+
+bool LiveMove::Impl::update(std::span<const Pose> posesB, double segmentTolerance) noexcept {
     try {
         if (state_ != State::Moving) throw Error("update: no move is open; begin() first");
         if (posesB.size() != posesA_.size())
             throw Error("update: " + std::to_string(posesB.size()) + " poses for " +
                         std::to_string(posesA_.size()) + " tools");
-        for (size_t i = 0; i < posesB.size(); ++i)
-            move_.tools[i] = toolMotion(toolSettings_.tools[i], posesA_[i], posesB[i], toolSettings_.voxelSize);
-        kernel_ = makeKernel(move_, options_.solver);
+        setMotion(posesA_, posesB);
+        SolverOptions solver = options_.solver;
+        if (mode_ == MoveMode::Continuous) {
+            if (!(segmentTolerance > 0.0) || !std::isfinite(segmentTolerance))
+                throw Error("update: segmentTolerance must be positive and finite");
+            solver.tolerance = segmentTolerance;
+        }
+        kernel_ = makeKernel(move_, solver);
+        std::copy(posesB.begin(), posesB.end(), posesB_.begin());
     } catch (const std::exception& e) {
         lastError_ = e.what();
         return false;
     }
-    // Chunks the tools reach are solved; chunks solved before and out of reach now go back.
+    // Chunks the tools reach are solved. In move mode, chunks solved before and out
+    // of reach now go back; in continuous mode they keep what earlier segments did.
     solvedChunks_.clear();
     for (uint32_t c = 0; c < chunks_.size(); ++c) {
         if (boxInReach(kernel_, chunks_[c].bounds)) {
             solvedChunks_.push_back(c); // capacity reserved: no allocation
             dirty_[c] = 1;
             restoring_[c] = 0;
-        } else if (dirty_[c]) {
+        } else if (dirty_[c] && mode_ == MoveMode::Move) {
             dirty_[c] = 0;
             restoring_[c] = 1;
         }
@@ -300,7 +352,8 @@ bool LiveMove::Impl::update(std::span<const Pose> posesB) noexcept {
 
 void LiveMove::Impl::commit() {
     if (state_ != State::Moving) throw Error("commit: no move is open");
-    const float grow = displacementBound(kernel_);
+    // Continuous mode grew the bounds with each segment it recorded.
+    const float grow = mode_ == MoveMode::Move ? displacementBound(kernel_) : 0.0f;
     for (size_t c = 0; c < chunks_.size(); ++c) {
         if (!dirty_[c]) continue;
         chunks_[c].bounds.min -= glm::vec3(grow);
@@ -429,15 +482,27 @@ void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report)
                     VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kComputeAccesses);
         firstRun = false;
     };
+    const bool continuous = mode_ == MoveMode::Continuous;
     forEachRun([&](uint32_t first, uint32_t count, const Bounds& bounds) {
         separate();
         // Compaction only pays where the run holds vertices out of reach.
         const bool compact = !boxWithinReach(kernel_, bounds);
-        recordDeform(commands, context_, deformPipelines_, kernel_, false, deformBinding_, first, count,
+        recordDeform(commands, context_, deformPipelines_, kernel_, false,
+                     continuous ? continuousBinding_ : deformBinding_, first, count,
                      compact ? &deformScratch_ : nullptr);
         report.verticesSolved += count;
     });
     report.chunksSolved = uint32_t(solvedChunks_.size());
+    if (continuous) {
+        // The next segment starts where this one ends, and the chunks it moved hold
+        // their vertices within their bounds grown by how far it could carry one.
+        const float grow = displacementBound(kernel_);
+        for (uint32_t c : solvedChunks_) {
+            chunks_[c].bounds.min -= glm::vec3(grow);
+            chunks_[c].bounds.max += glm::vec3(grow);
+        }
+        std::copy(posesB_.begin(), posesB_.end(), posesA_.begin());
+    }
     if (hasNormals_ && !solvedChunks_.empty()) {
         firstRun = false; // normals read the positions just written
         forEachRun([&](uint32_t first, uint32_t count, const Bounds&) {
@@ -470,8 +535,12 @@ double LiveMove::Impl::gpuMilliseconds() const {
 LiveMove::LiveMove(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
     : impl_(std::make_unique<Impl>(context, mesh, options)) {}
 LiveMove::~LiveMove() = default;
-void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA) { impl_->begin(tools, posesA); }
-bool LiveMove::update(std::span<const Pose> posesB) noexcept { return impl_->update(posesB); }
+void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode) {
+    impl_->begin(tools, posesA, mode);
+}
+bool LiveMove::update(std::span<const Pose> posesB, double segmentTolerance) noexcept {
+    return impl_->update(posesB, segmentTolerance);
+}
 RecordReport LiveMove::record(VkCommandBuffer commands) noexcept { return impl_->record(commands); }
 void LiveMove::commit() { impl_->commit(); }
 void LiveMove::cancel() { impl_->cancel(); }

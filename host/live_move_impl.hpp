@@ -21,8 +21,8 @@ struct LiveMove::Impl {
     Impl(const Impl&) = delete;
     Impl& operator=(const Impl&) = delete;
 
-    void begin(const Stroke& tools, std::span<const Pose> posesA);
-    bool update(std::span<const Pose> posesB) noexcept;
+    void begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode);
+    bool update(std::span<const Pose> posesB, double segmentTolerance) noexcept;
     RecordReport record(VkCommandBuffer commands) noexcept;
     void commit();
     void cancel();
@@ -37,6 +37,7 @@ struct LiveMove::Impl {
     struct Span; // a byte range of a renderer buffer and its place in the snapshot
 
     void createDescriptors(const RendererMesh& mesh);
+    void setMotion(std::span<const Pose> posesA, std::span<const Pose> posesB); // move_ from the tools' poses
     void recordSolve(VkCommandBuffer commands, RecordReport& report);
     void recordRestores(VkCommandBuffer commands);
     void release();
@@ -47,6 +48,7 @@ struct LiveMove::Impl {
     bool hasNormals_ = false;
     VertexStream positionStream_;
     VertexStream normalStream_;
+    bool hasMask_ = false;
     std::vector<Span> spans_;
     std::vector<MeshChunk> chunks_;
     std::vector<uint8_t> dirty_;         // chunk written since begin()
@@ -63,15 +65,18 @@ struct LiveMove::Impl {
     GpuBuffer adjacencyPairs_;
     DeformScratch deformScratch_; // the compaction's, sized to the mesh
     VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
-    DeformBinding deformBinding_;
+    DeformBinding deformBinding_;     // from the snapshot (MoveMode::Move)
+    DeformBinding continuousBinding_; // in place, from the positions so far (MoveMode::Continuous)
     VkDescriptorSet normalsSet_ = VK_NULL_HANDLE;
     NormalsPushConstants normalsLayout_{};
     VkQueryPool timestamps_ = VK_NULL_HANDLE;
     uint32_t frame_ = 0;
 
     State state_ = State::Idle;
+    MoveMode mode_ = MoveMode::Move;
     Stroke toolSettings_;
-    std::vector<Pose> posesA_;
+    std::vector<Pose> posesA_;    // Move: the grab's; Continuous: the last recorded segment's end
+    std::vector<Pose> posesB_;    // the pending frame's
     Move move_;
     kernel::Kernel kernel_;
     bool snapshotPending_ = false;

@@ -29,6 +29,8 @@ layout(constant_id = 5) const int pass = 0;
 // unless statistics are written: culled vertices are written only then (the
 // caller keeps the output equal to the input elsewhere, with pass 5).
 layout(constant_id = 6) const bool sortedBlocks = false;
+// Binding 9 holds a mask value per vertex (spec §3.5): passes 0, 1, 4 and 5 read it.
+layout(constant_id = 7) const bool hasMask = false;
 
 #include "sculptflow/layout.glsl"
 
@@ -56,6 +58,7 @@ layout(std430, set = 0, binding = 6) buffer Counters { uint counters[]; };
 // With sortedBlocks: the vertices block by block, and each block's sphere (xyz centre, w radius).
 layout(std430, set = 0, binding = 7) readonly buffer VertexOrder { uint vertexOrder[]; };
 layout(std430, set = 0, binding = 8) readonly buffer BlockSpheres { vec4 blockSpheres[]; };
+layout(std430, set = 0, binding = 9) readonly buffer MaskValues { float maskValues[]; };
 
 const uint kBinCount = 16u;
 // Passes 1 and 3: vertices per lane, and a workgroup's 64 times as many (a vertex
@@ -99,6 +102,19 @@ vec3 readVertex(uint v) {
     return vec3(inputPositions[in0], inputPositions[in0 + 1], inputPositions[in0 + 2]);
 }
 
+float maskAt(uint v) {
+    return hasMask ? maskValues[vertexLayout.maskOffset + v * vertexLayout.maskStride] : 1.0f;
+}
+
+// Not integrated: out of every tool's reach, or frozen by the mask (0 or NaN).
+bool skipped(uint v, vec3 x0) {
+    return (allFinite(x0) && outOfReach(x0, settings.tolerance)) || !(maskAt(v) > 0.0f);
+}
+
+void solveVertex(uint v) {
+    writeVertex(v, integrateMaskedVertex(readVertex(v), maskAt(v)));
+}
+
 // Lanes of one SIMD group should need similar numbers of attempts: the work
 // falls with the distance to the tip's path in units of the tool's radius, so
 // the bins are logarithmic in that ratio (bin 4: one radius, 8: three, 12: seven).
@@ -136,8 +152,7 @@ void main() {
         // firstVertex: where this slice starts in the list.
         uint i = vertexLayout.firstVertex + local;
         if (i >= counters[kActiveCountAt]) return;
-        uint v = activeList[i];
-        writeVertex(v, integrateVertex(readVertex(v)));
+        solveVertex(activeList[i]);
         return;
     }
     if (pass == 5) {
@@ -145,14 +160,13 @@ void main() {
         if (i >= counters[kActiveCountAt]) return;
         uint v = activeList[i];
         vec3 x0 = readVertex(v);
-        // This run writes the vertices it solves; only those it culls need their input back.
-        if (allFinite(x0) && outOfReach(x0, settings.tolerance)) writePosition(v, x0);
+        // This run writes the vertices it solves; only those it skips need their input back.
+        if (skipped(v, x0)) writePosition(v, x0);
         return;
     }
     if (pass == 0) {
         if (local >= vertexLayout.vertexCount) return;
-        uint v = vertexLayout.firstVertex + local;
-        writeVertex(v, integrateVertex(readVertex(v)));
+        solveVertex(vertexLayout.firstVertex + local);
         return;
     }
     bool writeCulled = !sortedBlocks || writeStatistics;
@@ -179,7 +193,7 @@ void main() {
         uint v = sortedBlocks ? vertexOrder[local] : vertexLayout.firstVertex + local;
         if (pass == 1) {
             vec3 x0 = readVertex(v);
-            if (allFinite(x0) && outOfReach(x0, settings.tolerance)) {
+            if (skipped(v, x0)) {
                 VertexResult r;
                 r.position = x0;
                 r.flags = kFlagCulled;

@@ -7,12 +7,14 @@
 #include <thread>
 
 #include "kernel_tools.hpp"
+#include "mesh.hpp"
 
 namespace sculptflow {
 
-CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
+CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, std::span<const float> mask,
                        const SolverOptions& options, unsigned threads) {
     const kernel::Kernel prototype = makeKernel(move, options);
+    if (!mask.empty()) validateMask(mask, start.size(), "mask");
     CpuSolution out;
     out.positions.resize(start.size());
     out.statistics.resize(start.size());
@@ -20,7 +22,8 @@ CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
     auto solveRange = [&](size_t begin, size_t end) {
         kernel::Kernel k = prototype; // the kernel's member functions are not const
         for (size_t i = begin; i < end; ++i) {
-            kernel::VertexResult r = k.integrateVertex(start[i]);
+            kernel::VertexResult r = mask.empty() ? k.integrateVertex(start[i])
+                                                  : k.integrateMaskedVertex(start[i], mask[i]);
             out.positions[i] = r.position;
             out.statistics[i] = {r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations};
         }
@@ -37,6 +40,35 @@ CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
             workers.emplace_back(solveRange, begin, std::min(start.size(), begin + chunk));
     }
     out.report = summarize(out.statistics);
+    return out;
+}
+
+CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, const SolverOptions& options,
+                       unsigned threads) {
+    return solveOnCpu(move, start, {}, options, threads);
+}
+
+CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const glm::vec3> start,
+                                 std::span<const float> mask, const SolverOptions& options, unsigned threads) {
+    const SolverOptions perSegment = segmentOptions(options, segments.size());
+    for (const Move& segment : segments) makeKernel(segment, perSegment); // all validated before any work
+    if (!mask.empty()) validateMask(mask, start.size(), "mask");
+    CpuSolution out;
+    out.positions.assign(start.begin(), start.end());
+    out.statistics.resize(start.size());
+    for (const Move& segment : segments) {
+        CpuSolution step = solveOnCpu(segment, out.positions, mask, perSegment, threads);
+        out.positions = std::move(step.positions);
+        for (size_t i = 0; i < start.size(); ++i) {
+            VertexStatistics& sum = out.statistics[i];
+            sum.flags |= step.statistics[i].flags;
+            sum.acceptedSteps += step.statistics[i].acceptedSteps;
+            sum.rejectedSteps += step.statistics[i].rejectedSteps;
+            sum.evaluations += step.statistics[i].evaluations;
+        }
+        out.segments.push_back(std::move(step.report));
+    }
+    out.report = combineSegments(out.segments);
     return out;
 }
 

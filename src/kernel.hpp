@@ -26,7 +26,7 @@ static_assert(offsetof(Tool, rotation) == 32 && offsetof(Tool, grabLoad) == 48);
 static_assert(offsetof(Tool, twistLoad) == 64 && offsetof(Tool, kind) == 76);
 static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, reserved) == 92);
 static_assert(sizeof(SolverSettings) == 40 && offsetof(SolverSettings, stepLimitScale) == 36);
-static_assert(sizeof(VertexLayout) == 24);
+static_assert(sizeof(VertexLayout) == 32);
 
 // One dispatch's state: what a shader reads from its uniforms and specialization
 // constants. Copy it per thread; the member functions are the shared GLSL.

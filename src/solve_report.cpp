@@ -12,6 +12,27 @@ static_assert(kVertexMinStepClamped == kernel::kFlagMinStepClamped &&
                   kVertexCulled == kernel::kFlagCulled,
               "the public flag bits are the shader's");
 
+SolveReport combineSegments(std::span<const SolveReport> segments) {
+    SolveReport r;
+    if (!segments.empty()) r.vertices = segments.front().vertices;
+    for (const SolveReport& s : segments) {
+        r.minStepClamped += s.minStepClamped;
+        r.iterationCap += s.iterationCap;
+        r.nonFinite += s.nonFinite;
+        r.culled += s.culled;
+        r.acceptedSteps += s.acceptedSteps;
+        r.rejectedSteps += s.rejectedSteps;
+        r.evaluations += s.evaluations;
+        r.maxEvaluations = std::max(r.maxEvaluations, s.maxEvaluations);
+        r.maxSteps = std::max(r.maxSteps, s.maxSteps);
+        for (uint32_t v : s.firstClamped)
+            if (r.firstClamped.size() < 16 && std::find(r.firstClamped.begin(), r.firstClamped.end(), v) ==
+                                                   r.firstClamped.end())
+                r.firstClamped.push_back(v);
+    }
+    return r;
+}
+
 SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices) {
     SolveReport r;
     r.vertices = statistics.size();

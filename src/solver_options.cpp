@@ -17,6 +17,12 @@ bool positiveFinite(double v) { return std::isfinite(v) && v > 0.0; }
 
 } // namespace
 
+SolverOptions segmentOptions(const SolverOptions& options, size_t segments) {
+    SolverOptions segment = options;
+    segment.tolerance = options.tolerance / double(std::max<size_t>(segments, 1));
+    return segment;
+}
+
 void validateSolverOptions(const SolverOptions& o) {
     require(positiveFinite(o.tolerance), "tolerance", "must be positive and finite (voxels)");
     require(positiveFinite(o.hMin) && o.hMin <= 1.0, "hMin", "must be in (0, 1]");

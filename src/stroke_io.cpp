@@ -14,13 +14,13 @@
 
 #include "error.hpp"
 #include "file_io.hpp"
+#include "motion.hpp"
 
 namespace sculptflow {
 namespace {
 
 using Json = nlohmann::json;
 
-constexpr size_t kMaxTools = 4;
 constexpr double kQuaternionNormTolerance = 1e-3;
 constexpr double kMaxCompressibility = 0.5;
 
@@ -107,9 +107,14 @@ void checkStroke(const Stroke& stroke, const std::string& source, const FieldNam
         fail(source, naming.voxelSize + ": must be finite and > 0, is " + formatNumber(stroke.voxelSize));
     }
     if (stroke.tools.empty()) fail(source, "tools: at least one tool needed");
-    if (stroke.tools.size() > kMaxTools) {
-        fail(source, "tools: at most " + std::to_string(kMaxTools) + " tools supported, found " +
-                         std::to_string(stroke.tools.size()));
+    const uint32_t axes = stroke.symmetry.axes;
+    if (axes & ~uint32_t(kSymmetryX | kSymmetryY | kSymmetryZ))
+        fail(source, "symmetry.axes: bits other than x, y and z (" + std::to_string(axes) + ")");
+    if (!allFinite(stroke.symmetry.origin)) fail(source, "symmetry.origin: non-finite value");
+    if (mirroredToolCount(stroke.tools.size(), axes) > kMaxTools) {
+        fail(source, "tools: at most " + std::to_string(kMaxTools) + " tools supported with the mirrored copies, found " +
+                         std::to_string(stroke.tools.size()) +
+                         (axes ? " × " + std::to_string(mirroredToolCount(1, axes)) + " copies" : ""));
     }
     for (size_t t = 0; t < stroke.tools.size(); ++t) {
         const std::string prefix = naming.indexTools ? "tools[" + std::to_string(t) + "]." : "";
@@ -139,9 +144,10 @@ public:
     explicit JsonStrokeParser(std::string source) : source_(std::move(source)) {}
 
     Stroke parse(const Json& root) const {
-        requireObject(root, "", {"voxel_size", "tools"});
+        requireObject(root, "", {"voxel_size", "tools", "symmetry"});
         Stroke stroke;
         stroke.voxelSize = optionalNumber(root, "", "voxel_size", 1.0);
+        if (const auto it = root.find("symmetry"); it != root.end()) stroke.symmetry = parseSymmetry(*it);
         const Json& tools = requireKey(root, "", "tools");
         if (!tools.is_array()) typeError("tools", "an array", tools);
         for (size_t t = 0; t < tools.size(); ++t) {
@@ -217,6 +223,23 @@ private:
         fail(source_, field + ": unknown kind \"" + text + "\" (expected \"kelvinlet\" or \"affine\")");
     }
 
+    Symmetry parseSymmetry(const Json& value) const {
+        requireObject(value, "symmetry", {"axes", "origin"});
+        Symmetry symmetry;
+        const Json& axes = requireKey(value, "symmetry", "axes");
+        if (!axes.is_string()) typeError("symmetry.axes", "a string", axes);
+        const auto& text = axes.get_ref<const std::string&>();
+        const std::optional<uint32_t> bits = parseSymmetryAxes(text);
+        if (!bits)
+            fail(source_, "symmetry.axes: \"" + text + "\" is not a non-empty subset of \"xyz\" (each letter once)");
+        symmetry.axes = *bits;
+        if (value.contains("origin")) {
+            const auto c = numbers<3>(value, "symmetry", "origin");
+            symmetry.origin = glm::dvec3(c[0], c[1], c[2]);
+        }
+        return symmetry;
+    }
+
     ToolStroke parseTool(const Json& value, const std::string& where) const {
         requireObject(value, where,
                       {"kind", "inner_radius", "outer_radius", "stiffness", "compressibility", "poses"});
@@ -270,7 +293,11 @@ std::string toJsonText(const Stroke& stroke) {
                                 {"compressibility", tool.compressibility},
                                 {"poses", std::move(poses)}});
     }
-    const Ordered root{{"voxel_size", stroke.voxelSize}, {"tools", std::move(tools)}};
+    Ordered root{{"voxel_size", stroke.voxelSize}, {"tools", std::move(tools)}};
+    if (stroke.symmetry.axes) {
+        const glm::dvec3& c = stroke.symmetry.origin;
+        root["symmetry"] = Ordered{{"axes", symmetryAxesName(stroke.symmetry.axes)}, {"origin", {c.x, c.y, c.z}}};
+    }
     // nlohmann writes doubles in the shortest form that reads back exactly.
     return root.dump(2) + "\n";
 }
@@ -291,6 +318,25 @@ double loadF32(const std::string& bytes, uint64_t offset) {
 }
 
 } // namespace
+
+std::optional<uint32_t> parseSymmetryAxes(std::string_view axes) {
+    uint32_t bits = 0;
+    for (char c : axes) {
+        const uint32_t bit = c == 'x' ? kSymmetryX : c == 'y' ? kSymmetryY : c == 'z' ? kSymmetryZ : 0u;
+        if (!bit || (bits & bit)) return std::nullopt;
+        bits |= bit;
+    }
+    if (!bits) return std::nullopt;
+    return bits;
+}
+
+std::string symmetryAxesName(uint32_t axes) {
+    std::string name;
+    if (axes & kSymmetryX) name += 'x';
+    if (axes & kSymmetryY) name += 'y';
+    if (axes & kSymmetryZ) name += 'z';
+    return name;
+}
 
 void validateStroke(const Stroke& stroke, const std::string& source) {
     checkStroke(stroke, source, FieldNaming{});

@@ -194,7 +194,7 @@ TEST(Solver, InvalidToolsAreRefusedByName) {
         EXPECT_NE(std::string(e.what()).find("tools[0].outerRadius"), std::string::npos) << e.what();
     }
     EXPECT_THROW(solveOnCpu(Move{}, points, SolverOptions{}), Error);
-    EXPECT_THROW(solveOnCpu(Move{std::vector<ToolMotion>(5, kelvinletMotion(9.0, {}))}, points,
+    EXPECT_THROW(solveOnCpu(Move{std::vector<ToolMotion>(kMaxTools + 1, kelvinletMotion(9.0, {}))}, points,
                             SolverOptions{}),
                  Error);
 }

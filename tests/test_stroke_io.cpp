@@ -90,6 +90,33 @@ TEST(StrokeIo, JsonRoundTripIsExact) {
     EXPECT_EQ(files, 1u);
 }
 
+TEST(StrokeIo, SymmetryRoundTripsAndDefaultsItsOrigin) {
+    ScratchDir dir;
+    Stroke stroke = sampleStroke();
+    stroke.symmetry = {kSymmetryX | kSymmetryZ, glm::dvec3(0.25, -1.5, 3.0)};
+    writeStrokeJson(stroke, dir / "mirrored.json");
+    const Stroke back = readStrokeJson(dir / "mirrored.json");
+    expectSameStroke(stroke, back);
+    EXPECT_EQ(back.symmetry.axes, kSymmetryX | kSymmetryZ);
+    EXPECT_EQ(back.symmetry.origin, stroke.symmetry.origin);
+
+    Json j = Json::parse(readFile(dir / "mirrored.json"));
+    EXPECT_EQ(j["symmetry"]["axes"], "xz");
+    j["symmetry"] = {{"axes", "y"}};
+    writeFile(dir / "no_origin.json", j.dump());
+    const Stroke defaulted = readStroke(dir / "no_origin.json");
+    EXPECT_EQ(defaulted.symmetry.axes, kSymmetryY);
+    EXPECT_EQ(defaulted.symmetry.origin, glm::dvec3(0.0));
+    EXPECT_EQ(readStrokeJson(dir / "mirrored.json").symmetry.axes, back.symmetry.axes);
+}
+
+TEST(StrokeIo, SymmetryAxesParseAsSubsetsOfXyz) {
+    EXPECT_EQ(parseSymmetryAxes("zyx"), kSymmetryX | kSymmetryY | kSymmetryZ);
+    EXPECT_EQ(parseSymmetryAxes("y"), kSymmetryY);
+    for (const char* bad : {"", "xx", "w", "x y", "X"}) EXPECT_FALSE(parseSymmetryAxes(bad)) << bad;
+    EXPECT_EQ(symmetryAxesName(kSymmetryZ | kSymmetryX), "xz");
+}
+
 TEST(StrokeIo, JsonDefaultsAndNormalisation) {
     ScratchDir dir;
     writeFile(dir / "min.Json", R"({"tools": [{"kind": "affine", "inner_radius": 0, "outer_radius": 2,
@@ -241,12 +268,33 @@ TEST(StrokeIo, RefusesMalformedJson) {
                      }),
                      {"tools[0].poses: at least 2 poses"}},
          BadJsonCase{"no_tools", edited([](Json& j) { j["tools"] = Json::array(); }), {"at least one tool"}},
-         BadJsonCase{"five_tools",
+         BadJsonCase{"seventeen_tools",
                      edited([](Json& j) {
                          const Json tool = j["tools"][0];
-                         for (int k = 0; k < 4; ++k) j["tools"].push_back(tool);
+                         for (int k = 0; k < 16; ++k) j["tools"].push_back(tool);
                      }),
-                     {"at most 4 tools"}},
+                     {"at most 16 tools"}},
+         BadJsonCase{"too_many_mirrored_tools",
+                     edited([](Json& j) {
+                         j["tools"].push_back(j["tools"][0]);
+                         j["tools"].push_back(j["tools"][0]);
+                         j["symmetry"] = {{"axes", "xyz"}};
+                     }),
+                     {"at most 16 tools", "3 × 8 copies"}},
+         BadJsonCase{"symmetry_axes_w", edited([](Json& j) { j["symmetry"] = {{"axes", "xw"}}; }),
+                     {"symmetry.axes", "\"xw\""}},
+         BadJsonCase{"symmetry_axes_repeated", edited([](Json& j) { j["symmetry"] = {{"axes", "xx"}}; }),
+                     {"symmetry.axes", "\"xx\""}},
+         BadJsonCase{"symmetry_axes_empty", edited([](Json& j) { j["symmetry"] = {{"axes", ""}}; }),
+                     {"symmetry.axes"}},
+         BadJsonCase{"symmetry_origin_two", edited([](Json& j) { j["symmetry"] = {{"axes", "x"}, {"origin", {1, 2}}}; }),
+                     {"symmetry.origin", "3 numbers"}},
+         BadJsonCase{"symmetry_origin_text",
+                     edited([](Json& j) { j["symmetry"] = {{"axes", "x"}, {"origin", {1, "a", 2}}}; }),
+                     {"symmetry.origin"}},
+         BadJsonCase{"symmetry_unknown_key",
+                     edited([](Json& j) { j["symmetry"] = {{"axes", "x"}, {"plane", 1}}; }),
+                     {"symmetry.plane", "unknown key"}},
          BadJsonCase{"zero_voxel_size", edited([](Json& j) { j["voxel_size"] = 0; }), {"voxel_size"}},
          BadJsonCase{
              "overflowing_number",

@@ -23,7 +23,9 @@ namespace sculptflow {
 // the run before it solved. Made on one Context, used with a GpuSolver of it.
 class SCULPTFLOW_API GpuMesh {
 public:
-    GpuMesh(Context& context, std::span<const glm::vec3> positions);
+    // `mask`: empty, or one value in [0, 1] a vertex (spec §3.5; validateMask),
+    // uploaded here (4 bytes a vertex); runs scale each displacement by it.
+    GpuMesh(Context& context, std::span<const glm::vec3> positions, std::span<const float> mask = {});
     ~GpuMesh();
     GpuMesh(const GpuMesh&) = delete;
     GpuMesh& operator=(const GpuMesh&) = delete;
@@ -37,6 +39,9 @@ public:
     // The statistics of the last run that asked for them; empty before.
     std::vector<VertexStatistics> readStatistics() const;
 
+    // Replaces the mask (empty: none) for the runs after this; validated first.
+    void setMask(std::span<const float> mask);
+
     struct Impl; // the library's side, opaque to callers
     Impl& impl() const { return *impl_; }
 
@@ -47,6 +52,7 @@ private:
 struct GpuRun {
     double gpuMilliseconds = 0.0; // between timestamps around the dispatches; NaN if unsupported
     SolveReport report;           // filled when statistics were requested
+    std::vector<SolveReport> segments; // runContinuous with statistics: one a segment
 };
 
 // Runs moves on the context's device and queue. Synchronous: run() records,
@@ -65,6 +71,13 @@ public:
     // extra work and nothing but the timestamps is read back. With validation on,
     // any layer message makes it throw.
     GpuRun run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics = true);
+
+    // Continuous mode (spec §2): the segments in turn, each from the last one's
+    // output and at options.tolerance / segments.size(), into the mesh's output;
+    // the input stays the undeformed mesh. One submission a segment. With
+    // statistics, the mesh's statistics are summed over the segments.
+    GpuRun runContinuous(GpuMesh& mesh, std::span<const Move> segments, const SolverOptions& options,
+                         bool statistics = true);
 
     Context& context() const;
 
@@ -90,11 +103,15 @@ struct GpuSolution {
     std::vector<glm::vec3> positions; // voxels
     std::vector<VertexStatistics> statistics;
     SolveReport report;
+    std::vector<SolveReport> segments; // continuous mode: one a segment
     double gpuMilliseconds = 0.0;
 };
 
 // Upload, run with statistics, read back.
 SCULPTFLOW_API GpuSolution solveOnGpu(GpuSolver& solver, const Move& move, std::span<const glm::vec3> start,
-                                      const SolverOptions& options);
+                                      const SolverOptions& options, std::span<const float> mask = {});
+SCULPTFLOW_API GpuSolution solveContinuousOnGpu(GpuSolver& solver, std::span<const Move> segments,
+                                                std::span<const glm::vec3> start, const SolverOptions& options,
+                                                std::span<const float> mask = {});
 
 } // namespace sculptflow

@@ -9,6 +9,7 @@
 
 #include "context.hpp"
 #include "mesh.hpp"
+#include "motion.hpp"
 #include "solver_options.hpp"
 #include "stroke.hpp"
 
@@ -19,6 +20,13 @@ struct VertexStream {
     VkBuffer buffer = VK_NULL_HANDLE;
     VkDeviceSize offset = 0; // bytes to vertex 0's x; a multiple of 4
     uint32_t stride = 12;    // bytes from one vertex to the next; a multiple of 4, ≥ 12
+};
+
+// A float per vertex in one of the renderer's buffers (a mask).
+struct ScalarStream {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0; // bytes to vertex 0's value; a multiple of 4
+    uint32_t stride = 4;     // bytes from one vertex to the next; a multiple of 4, ≥ 4
 };
 
 // A range of vertices (a meshed voxel block) and a box holding them, in voxels.
@@ -39,7 +47,16 @@ struct RendererMesh {
     std::span<const uint32_t> triangles;
     // Disjoint ranges covering the vertices; empty: one chunk, always solved.
     std::span<const MeshChunk> chunks;
+    // Optional (null buffer): the sculpt's mask (spec §3.5), read by every solved
+    // frame, so the renderer may paint it between frames; needs STORAGE_BUFFER_BIT.
+    // A value scales its vertex's displacement; 0 freezes it bit for bit and costs
+    // no solver time. Values are clamped to [0, 1]; NaN freezes.
+    ScalarStream mask;
 };
+
+// Continuous mode's default tolerance for one frame's segment, in voxels: a
+// stroke of 100 frames stays within the default 0.1 voxel (spec §2).
+inline constexpr double kDefaultSegmentTolerance = 1e-3;
 
 struct LiveMoveOptions {
     SolverOptions solver;
@@ -57,7 +74,9 @@ struct RecordReport {
 
 // One mesh's move tool, frame by frame:
 //   begin(tools, poses A)  at grab: the undeformed positions are snapshotted;
-//   update(poses B)        each frame: the move A → B is solved again from the snapshot;
+//   update(poses B)        each frame: the move A → B is solved again from the snapshot
+//                          (MoveMode::Move), or the segment from the last recorded
+//                          poses to B from the current positions (MoveMode::Continuous);
 //   record(commandBuffer)  each frame: records what begin/update/cancel asked for;
 //   commit()               at release: the deformed positions are the new undeformed ones;
 //   cancel()               the next record() restores the snapshot's bytes exactly.
@@ -86,16 +105,19 @@ public:
     LiveMove(const LiveMove&) = delete;
     LiveMove& operator=(const LiveMove&) = delete;
 
-    // Grab. `tools` gives each hand's kind, radii, material and the voxel size
-    // (their poses are not read); posesA one pose per hand. Builds every pipeline
-    // the drag can need, so that no frame compiles one. Throws sculptflow::Error for bad tools or while a move is
-    // open or its last frame is not yet recorded.
-    void begin(const Stroke& tools, std::span<const Pose> posesA);
+    // Grab. `tools` gives each hand's kind, radii, material, the voxel size and
+    // the symmetry (their poses are not read); posesA one pose per hand. Builds
+    // every pipeline the drag can need, so that no frame compiles one. Throws
+    // sculptflow::Error for bad tools, more than kMaxTools with the mirrored
+    // copies, or while a move is open or its last frame is not yet recorded.
+    void begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode = MoveMode::Move);
 
-    // The live poses, one per hand, later in time than pose A. Allocates nothing
-    // and throws nothing: false when refused (lastError() says why), and the
-    // previous frame's shape stays.
-    bool update(std::span<const Pose> posesB) noexcept;
+    // The live poses, one per hand, later in time than the poses before. Allocates
+    // nothing and throws nothing: false when refused (lastError() says why), and
+    // the previous frame's shape stays. Continuous mode solves each segment to
+    // segmentTolerance (voxels; Move mode uses options.solver.tolerance); updates
+    // between two record()s join into one segment.
+    bool update(std::span<const Pose> posesB, double segmentTolerance = kDefaultSegmentTolerance) noexcept;
 
     // Records the pending work into `commands` (recording, outside a render pass).
     // Allocates nothing, waits on nothing, throws nothing.

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct Mesh {
     std::vector<glm::vec3> positions;
     std::vector<uint32_t> faceSizes;   // vertices per face (3 for a triangle)
     std::vector<uint32_t> faceIndices; // concatenated, zero-based
+    std::vector<float> mask;           // a PLY vertex property "mask" (spec §3.5); else empty
 };
 
 // An axis-aligned box, in voxels.
@@ -37,5 +39,14 @@ SCULPTFLOW_API Mesh parseMesh(const std::string& bytes, const std::filesystem::p
 // Writes by extension (.obj, or .ply as binary little-endian), or in the given format.
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format);
+
+// A per-vertex mask (spec §3.5, §5): one value in [0, 1] a vertex, 1 free, 0 frozen.
+// validateMask throws sculptflow::Error naming `source`, the vertex and the value
+// when a value is outside [0, 1] or not finite, or the count when it is not
+// vertexCount. readMask reads the text form, one value a line, and validates it.
+SCULPTFLOW_API void validateMask(std::span<const float> mask, size_t vertexCount, const std::string& source);
+SCULPTFLOW_API std::vector<float> readMask(const std::filesystem::path& path, size_t vertexCount);
+SCULPTFLOW_API std::vector<float> parseMask(const std::string& text, size_t vertexCount,
+                                            const std::filesystem::path& name);
 
 } // namespace sculptflow

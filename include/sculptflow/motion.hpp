@@ -3,6 +3,9 @@
 
 #include "export.hpp"
 
+#include <optional>
+#include <span>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -44,10 +47,29 @@ SCULPTFLOW_API ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b,
 // unless it throws (the renderer's per-frame path calls it).
 SCULPTFLOW_API ToolMotion toolMotion(const ToolStroke& tool, const Pose& a, const Pose& b, double voxelSize);
 
-// Move-tool mode: each tool's first pose to its last.
+// Appends the mirrored copies of move's tools (spec §3.4) for each non-empty
+// subset of symmetry.axes: p' = c + M(p − c), d' = M d, r' = det(M)·M r, λ' = λ,
+// with c = symmetry.origin / voxelSize. Allocates nothing when move.tools has the
+// capacity (LiveMove's per-frame path). Throws sculptflow::Error for axes outside
+// xyz, a non-finite origin or more than kMaxTools tools in all.
+SCULPTFLOW_API void addMirroredTools(Move& move, const Symmetry& symmetry, double voxelSize);
+
+// Tools a move of `tools` hands holds under these axes: tools × 2^|axes|.
+SCULPTFLOW_API size_t mirroredToolCount(size_t tools, uint32_t axes);
+
+// How a stroke's poses are applied (spec §2).
+enum class MoveMode {
+    Move,       // the first pose to the last, from the undeformed mesh
+    Continuous, // each consecutive pair in turn, each from the last one's output
+};
+SCULPTFLOW_API std::string_view moveModeName(MoveMode mode); // "move", "continuous"
+SCULPTFLOW_API std::optional<MoveMode> parseMoveMode(std::string_view name);
+
+// Move-tool mode: each tool's first pose to its last, with the stroke's mirrored copies.
 SCULPTFLOW_API Move moveToolMotion(const Stroke& stroke);
 
-// Continuous mode: one move per consecutive pair of poses of a single-tool stroke.
+// Continuous mode: one move per consecutive pair of poses (every tool needs the
+// same number, at least two), each with the stroke's mirrored copies.
 SCULPTFLOW_API std::vector<Move> continuousMotions(const Stroke& stroke);
 
 } // namespace sculptflow

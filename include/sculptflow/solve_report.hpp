@@ -14,7 +14,7 @@ enum VertexFlag : uint32_t {
     kVertexMinStepClamped = 1u, // a step at h_min was accepted over tolerance
     kVertexIterationCap = 2u,   // the attempt budget ran out; finished with RK4
     kVertexNonFinite = 4u,      // input or state not finite; output = input
-    kVertexCulled = 8u,         // outside every tool's reach; not integrated
+    kVertexCulled = 8u,         // outside every tool's reach, or masked (mask 0): not integrated
 };
 
 // Per-vertex debug statistics (spec §4, "Debug readback").
@@ -41,6 +41,11 @@ struct SolveReport {
 
     double meanEvaluations() const { return vertices ? double(evaluations) / double(vertices) : 0.0; }
 };
+
+// Continuous mode's report: counts, steps and evaluations summed over the
+// segments (a vertex flagged in two segments counts twice); maxima over them.
+// `vertices` is the mesh's (the first segment's).
+SCULPTFLOW_API SolveReport combineSegments(std::span<const SolveReport> segments);
 
 SCULPTFLOW_API SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices = 16);
 

@@ -30,6 +30,10 @@ struct SolverOptions {
 // Throws sculptflow::Error naming the first invalid parameter.
 SCULPTFLOW_API void validateSolverOptions(const SolverOptions& options);
 
+// Continuous mode holds a stroke of `segments` segments to options.tolerance by
+// solving each at options.tolerance / segments (spec §2).
+SCULPTFLOW_API SolverOptions segmentOptions(const SolverOptions& options, size_t segments);
+
 SCULPTFLOW_API std::string_view methodName(Method method); // "rk4", "rk4dbl", "bs32", "dp45"
 SCULPTFLOW_API std::optional<Method> parseMethod(std::string_view name);
 

@@ -3,9 +3,11 @@
 
 #include "export.hpp"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -33,10 +35,27 @@ struct ToolStroke {
     std::vector<Pose> poses;      // at least two
 };
 
+// Mirror symmetry (spec §3.4): each subset of the axes, the empty one included,
+// gives a reflected copy of every tool, so x gives 2 copies, xy 4 and xyz 8.
+enum SymmetryAxis : uint32_t { kSymmetryX = 1u, kSymmetryY = 2u, kSymmetryZ = 4u };
+struct Symmetry {
+    uint32_t axes = 0;      // SymmetryAxis bits; 0: no symmetry
+    glm::dvec3 origin{0.0}; // a point on every mirror plane, world units
+};
+
 struct Stroke {
     double voxelSize = 1.0; // world units per voxel
     std::vector<ToolStroke> tools;
+    Symmetry symmetry;
 };
+
+// Tools one move may hold, mirrored copies included (two hands, xyz symmetry).
+inline constexpr size_t kMaxTools = 16;
+
+// "xz" → kSymmetryX | kSymmetryZ: a non-empty subset of "xyz", each letter once;
+// nullopt otherwise. symmetryAxesName is its inverse ("" for 0).
+SCULPTFLOW_API std::optional<uint32_t> parseSymmetryAxes(std::string_view axes);
+SCULPTFLOW_API std::string symmetryAxesName(uint32_t axes);
 
 // The voxel size the recording app used for the .bin strokes (spec §5).
 inline constexpr double kRecordedVoxelSize = 0.0013;

@@ -108,8 +108,9 @@ VertexResult integrateVertex(vec3 x0) {
         if (!fixedStepMethod) h = nextStepSize(hStep, error, withinTolerance);
     }
 
-    // Budget spent: one classic RK4 step over each remaining segment.
-    for (int segment = 0; segment < SF_MAX_TOOLS && running; ++segment) {
+    // Budget spent: one classic RK4 step over each remaining segment (at most
+    // one a tool end).
+    for (int segment = 0; segment < toolCount && running; ++segment) {
         result.flags |= kFlagIterationCap;
         StepResult step = stepRk4(x, s, segmentEnd - s, k1, mask);
         result.evaluations += step.evaluations;
@@ -127,5 +128,23 @@ VertexResult integrateVertex(vec3 x0) {
         return result;
     }
     result.position = x;
+    return result;
+}
+
+// A vertex with mask value m (spec §3.5): x0 + m·(x(1) − x0). m = 0 (or NaN) is
+// not integrated and keeps x0 exactly, flagged CULLED; m ≥ 1 is the unmasked
+// result bit for bit. A masked error is m times the unmasked one.
+VertexResult integrateMaskedVertex(vec3 x0, float m) {
+    if (!(m > 0.0f)) {
+        VertexResult frozen;
+        frozen.position = x0;
+        frozen.flags = kFlagCulled;
+        frozen.acceptedSteps = 0u;
+        frozen.rejectedSteps = 0u;
+        frozen.evaluations = 0u;
+        return frozen;
+    }
+    VertexResult result = integrateVertex(x0);
+    if (m < 1.0f && (result.flags & kFlagNonFinite) == 0u) result.position = x0 + m * (result.position - x0);
     return result;
 }

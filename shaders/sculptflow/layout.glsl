@@ -12,7 +12,9 @@
 #define SF_INOUT(T) inout T
 #endif
 
-#define SF_MAX_TOOLS 4
+// Two hands, each with its seven mirrored copies under xyz symmetry (spec §3.4):
+// kMaxTools in stroke.hpp.
+#define SF_MAX_TOOLS 16
 
 const int kToolKelvinlet = 0;
 const int kToolAffine = 1;
@@ -26,7 +28,7 @@ const int kMethodDp45 = 3;      // Dormand–Prince 5(4), FSAL
 const uint kFlagMinStepClamped = 1u; // a step at h_min was accepted over tolerance
 const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished with RK4
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
-const uint kFlagCulled = 8u;         // outside every tool's reach; not integrated
+const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 
 // ε₁ = 1.1·ε for the bi-scale Kelvinlet (spec §3.2).
 const float kKelvinletSecondRadius = 1.1f;
@@ -79,6 +81,8 @@ struct VertexLayout {
     uint inputStride;  // floats from one vertex's x to the next
     uint outputOffset;
     uint outputStride;
+    uint maskOffset;   // floats before vertex 0's mask value (with a mask bound)
+    uint maskStride;   // floats from one vertex's mask value to the next
 };
 
 // What one vertex's integration produced.
