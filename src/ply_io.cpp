@@ -5,6 +5,7 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -167,6 +168,7 @@ private:
 struct PlyLayout {
     size_t vertexElement = 0;
     std::array<size_t, 3> xyz{};
+    std::optional<size_t> mask; // the vertex property "mask" (spec §5), if any
     std::optional<size_t> faceElement;
     size_t faceIndices = 0;
 };
@@ -189,6 +191,13 @@ PlyLayout findLayout(const PlyHeader& header, const std::filesystem::path& path)
                 }
                 if (it->listCountType) fail(path, "vertex property " + it->name + " is a list");
                 layout.xyz[axis] = static_cast<size_t>(it - props.begin());
+            }
+            const auto& props = element.properties;
+            const auto mask = std::find_if(props.begin(), props.end(),
+                                           [](const PlyProperty& p) { return p.name == "mask"; });
+            if (mask != props.end()) {
+                if (mask->listCountType) fail(path, "vertex property mask is a list");
+                layout.mask = static_cast<size_t>(mask - props.begin());
             }
         } else if (element.name == "face") {
             if (layout.faceElement) fail(path, "more than one face element");
@@ -213,6 +222,17 @@ PlyLayout findLayout(const PlyHeader& header, const std::filesystem::path& path)
     return layout;
 }
 
+// A mask value as the spec allows it (§5): finite and in [0, 1], else an error
+// naming the vertex, so that a bad mask never reaches the solver.
+float checkedMaskValue(double value, const PlyWhere& where, const std::filesystem::path& path) {
+    if (!(value >= 0.0 && value <= 1.0)) { // false for NaN
+        char text[32];
+        std::snprintf(text, sizeof text, "%.9g", value);
+        fail(path, where.text() + ": mask value " + text + " is not a finite number in [0, 1]");
+    }
+    return static_cast<float>(value);
+}
+
 template <class Body>
 Mesh readPlyBody(Body& body, const PlyHeader& header, const PlyLayout& layout,
                  const std::filesystem::path& path) {
@@ -224,6 +244,7 @@ Mesh readPlyBody(Body& body, const PlyHeader& header, const PlyLayout& layout,
         const bool isFace = layout.faceElement && e == *layout.faceElement;
         // checkCountsFitFile has bounded the counts by the file size.
         if (isVertex) mesh.positions.reserve(static_cast<size_t>(element.count));
+        if (isVertex && layout.mask) mesh.mask.reserve(static_cast<size_t>(element.count));
         if (isFace) mesh.faceSizes.reserve(static_cast<size_t>(element.count));
         PlyWhere where{&element, 0, nullptr};
         for (uint64_t i = 0; i < element.count; ++i) {
@@ -241,6 +262,7 @@ Mesh readPlyBody(Body& body, const PlyHeader& header, const PlyLayout& layout,
                             if (layout.xyz[axis] == p)
                                 position[static_cast<int>(axis)] = static_cast<float>(value);
                         }
+                        if (layout.mask == p) mesh.mask.push_back(checkedMaskValue(value, where, path));
                     }
                     continue;
                 }
@@ -310,26 +332,43 @@ void appendLittleEndian(std::string& out, uint32_t bits, size_t size) {
 
 } // namespace
 
-// Always float x y z and `list uchar uint vertex_indices`: faces over 255 vertices are
-// refused (checkMeshForWriting) rather than written with a less common uint count.
+// Always float x y z (and float mask when the mesh has one) and `list uchar uint
+// vertex_indices`: faces over 255 vertices are refused (checkMeshForWriting)
+// rather than written with a less common uint count.
 void writePly(const Mesh& mesh, const std::filesystem::path& path, bool binary) {
+    const bool hasMask = !mesh.mask.empty();
+    if (hasMask && mesh.mask.size() != mesh.positions.size()) {
+        fail(path, "cannot write mesh: " + std::to_string(mesh.mask.size()) + " mask values for " +
+                       std::to_string(mesh.positions.size()) + " vertices");
+    }
+    // What the reader refuses is not written (checkMeshForWriting's rule).
+    for (size_t i = 0; i < mesh.mask.size(); ++i) {
+        if (!(mesh.mask[i] >= 0.0f && mesh.mask[i] <= 1.0f)) {
+            fail(path, "cannot write vertex " + std::to_string(i) + ": mask value " + std::to_string(mesh.mask[i]) +
+                           " is not a finite number in [0, 1]");
+        }
+    }
     std::string out = "ply\n";
     out += binary ? "format binary_little_endian 1.0\n" : "format ascii 1.0\n";
     out += "comment sculptflow mesh\n";
     out += "element vertex " + std::to_string(mesh.positions.size()) + "\n";
     out += "property float x\nproperty float y\nproperty float z\n";
+    if (hasMask) out += "property float mask\n";
     out += "element face " + std::to_string(mesh.faceSizes.size()) + "\n";
     out += "property list uchar uint vertex_indices\n";
     out += "end_header\n";
-    out.reserve(out.size() + mesh.positions.size() * (binary ? 12 : 40) +
+    out.reserve(out.size() + mesh.positions.size() * (binary ? 16 : 52) +
                 mesh.faceSizes.size() + mesh.faceIndices.size() * (binary ? 4 : 8));
-    for (const glm::vec3& p : mesh.positions) {
-        for (int axis = 0; axis < 3; ++axis) {
+    for (size_t i = 0; i < mesh.positions.size(); ++i) {
+        const glm::vec3& p = mesh.positions[i];
+        const size_t columns = hasMask ? 4 : 3;
+        for (size_t column = 0; column < columns; ++column) {
+            const float value = column < 3 ? p[static_cast<int>(column)] : mesh.mask[i];
             if (binary) {
-                appendLittleEndian(out, std::bit_cast<uint32_t>(p[axis]), 4);
+                appendLittleEndian(out, std::bit_cast<uint32_t>(value), 4);
             } else {
-                if (axis > 0) out += ' ';
-                appendFloat(out, p[axis]);
+                if (column > 0) out += ' ';
+                appendFloat(out, value);
             }
         }
         if (!binary) out += '\n';

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -21,6 +20,7 @@
 #include "bench_runs.hpp"
 #include "commands.hpp"
 #include "error.hpp"
+#include "json_output.hpp"
 #include "kernel_tools.hpp"
 #include "move_inputs.hpp"
 #include "throughput.hpp"
@@ -87,13 +87,6 @@ std::unique_ptr<GpuSolver> openGpu(std::unique_ptr<Context>& context, std::strin
         context.reset();
         return nullptr;
     }
-}
-
-void writeJson(const nlohmann::json& json, const std::string& path) {
-    std::ofstream out(path);
-    out << json.dump(2) << '\n';
-    out.close();
-    if (!out) throw Error(path + ": could not write the benchmark JSON");
 }
 
 std::string strokeLabel(const MoveInputArgs& inputs) {
@@ -389,7 +382,7 @@ void runBench(const BenchArgs& args) {
             {"seconds", seconds},
         };
         if (!workPrecision.is_null()) json["work_precision"] = workPrecision;
-        writeJson(json, args.jsonPath);
+        writeJsonFile(json, args.jsonPath);
         std::printf("wrote %s\n", args.jsonPath.c_str());
     }
     std::printf("bench took %.1f s\n", seconds);

@@ -11,5 +11,6 @@ void addBenchCommand(CLI::App& app);
 void addRenderCommand(CLI::App& app);
 void addTuneCommand(CLI::App& app);
 void addShadersCommand(CLI::App& app);
+void addSphereCommand(CLI::App& app);
 
 } // namespace sculptflow::cli

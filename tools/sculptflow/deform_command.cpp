@@ -1,21 +1,20 @@
-// `sculptflow deform`: runs one move over a mesh on the GPU (or the CPU
-// reference) and writes the result and statistics.
+// `sculptflow deform`: runs a stroke's move (or its segments in continuous mode)
+// over a mesh on the GPU (or the CPU reference) and writes the result and statistics.
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <memory>
 #include <thread>
 
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
-#include "cpu_solver.hpp"
 #include "error.hpp"
-#include "gpu_solver.hpp"
+#include "json_output.hpp"
 #include "move_inputs.hpp"
+#include "run_solver.hpp"
+#include "run_stats.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -32,45 +31,36 @@ struct DeformArgs {
 
 // What one backend produced, in voxels, with its time and the device's name.
 struct DeformResult {
-    std::vector<glm::vec3> positions;
-    SolveReport report;
-    double milliseconds = 0.0;
+    RunSolution solution;
     std::string device;
 };
 
 DeformResult deformOnGpu(const MoveInputs& in, const SolverOptions& options, const MoveInputArgs& inputs) {
     Context context(gpuContextOptions(inputs));
     GpuSolver solver(context);
-    GpuSolution solution = solveOnGpu(solver, in.move, in.voxels, options);
-    return {std::move(solution.positions), solution.report, solution.gpuMilliseconds, context.deviceName()};
+    return {solveRunOnGpu(solver, in.run(), options), context.deviceName()};
 }
 
 DeformResult deformOnCpu(const MoveInputs& in, const SolverOptions& options, int threads) {
-    auto begin = std::chrono::steady_clock::now();
-    CpuSolution solution = solveOnCpu(in.move, in.voxels, options, unsigned(threads));
-    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     unsigned used = threads > 0 ? unsigned(threads) : std::max(1u, std::thread::hardware_concurrency());
-    return {std::move(solution.positions), solution.report, ms,
+    return {solveRunOnCpu(in.run(), options, unsigned(threads)),
             "cpu reference, " + std::to_string(used) + " thread(s)"};
 }
 
-nlohmann::json statsJson(const DeformResult& d, bool gpu) {
-    const SolveReport& r = d.report;
-    return {
+nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, const DeformResult& d, bool gpu) {
+    const SolveReport& r = d.solution.report;
+    nlohmann::json json = {
         {"vertices", r.vertices},
-        {"flags", {{"min_step_clamped", r.minStepClamped}, {"iteration_cap", r.iterationCap},
-                   {"non_finite", r.nonFinite}, {"culled", r.culled}}},
-        {"evaluations", {{"mean", r.meanEvaluations()}, {"max", r.maxEvaluations}}},
+        {"flags", flagsJson(r)},
+        {"evaluations", evaluationsJson(r, d.solution.segments)},
         {"steps", {{"accepted", r.acceptedSteps}, {"rejected", r.rejectedSteps}}},
-        {gpu ? "gpu_ms" : "cpu_ms", d.milliseconds},
+        {gpu ? "gpu_ms" : "cpu_ms", d.solution.milliseconds},
         {"device", d.device},
+        {"method", std::string(methodName(options.method))},
+        {"tolerance", {{"stroke", options.tolerance}, {"segment", segmentTolerance(in.run(), options)}}},
     };
-}
-
-void writeJson(const nlohmann::json& json, const std::string& path) {
-    std::ofstream out(path);
-    out << json.dump(2) << '\n';
-    if (!out) throw Error(path + ": could not write statistics");
+    json.update(runJson(in));
+    return json;
 }
 
 // Refuses an output path before the work, not after it.
@@ -83,16 +73,20 @@ void checkMeshOutputPath(const std::string& path) {
 }
 
 void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResult& result) {
-    const SolveReport& r = result.report;
+    const SolveReport& r = result.solution.report;
     std::printf("%s\n", in.description.c_str());
     std::printf("%zu vertices, %s at tol %.3g voxel (voxel size %.6g)\n", r.vertices, args.method.c_str(),
                 args.tolerance, in.stroke.voxelSize);
+    if (in.mode == MoveMode::Continuous)
+        std::printf("continuous mode: %zu segments at tol %.3g voxel each\n", in.segments.size(),
+                    args.tolerance / double(in.segments.size()));
     std::printf("evaluations per vertex: mean %.1f, max %u; steps accepted %llu, rejected %llu\n",
                 r.meanEvaluations(), r.maxEvaluations, (unsigned long long)r.acceptedSteps,
                 (unsigned long long)r.rejectedSteps);
-    std::printf("flags: %zu min-step clamped, %zu iteration cap, %zu non-finite, %zu culled\n",
-                r.minStepClamped, r.iterationCap, r.nonFinite, r.culled);
-    std::printf("%s: %.1f ms (%s)\n", result.device.c_str(), result.milliseconds,
+    std::printf("flags%s: %zu min-step clamped, %zu iteration cap, %zu non-finite, %zu culled\n",
+                in.segments.size() > 1 ? " (summed over segments)" : "", r.minStepClamped, r.iterationCap,
+                r.nonFinite, r.culled);
+    std::printf("%s: %.1f ms (%s)\n", result.device.c_str(), result.solution.milliseconds,
                 args.backend == "gpu" ? "GPU timestamps" : "wall clock");
 }
 
@@ -107,15 +101,19 @@ void runDeform(const DeformArgs& args) {
     DeformResult result = gpu ? deformOnGpu(in, options, args.inputs) : deformOnCpu(in, options, args.threads);
     printSummary(in, args, result);
 
+    // Written only now, after every check and the solve: a bad input leaves files as they were.
     if (!args.outPath.empty()) {
-        Mesh out = in.mesh;
+        Mesh out = in.mesh; // the PLY mask property, if any, goes back out with it
+        // A vertex the solve left in place (mask 0, culled) is written exactly as read:
+        // converting it to voxels and back could move it by a rounding.
         for (size_t i = 0; i < out.positions.size(); ++i)
-            out.positions[i] = glm::vec3(glm::dvec3(result.positions[i]) * in.stroke.voxelSize);
+            if (result.solution.positions[i] != in.voxels[i])
+                out.positions[i] = glm::vec3(glm::dvec3(result.solution.positions[i]) * in.stroke.voxelSize);
         writeMesh(out, args.outPath);
         std::printf("wrote %s\n", args.outPath.c_str());
     }
     if (!args.statsPath.empty()) {
-        writeJson(statsJson(result, gpu), args.statsPath);
+        writeJsonFile(statsJson(in, options, result, gpu), args.statsPath);
         std::printf("wrote %s\n", args.statsPath.c_str());
     }
 }
@@ -127,6 +125,7 @@ void addDeformCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "deform", "Deform a mesh by a stroke's move (built-in sphere and stroke by default)");
     addMoveInputOptions(*cmd, args->inputs);
+    addMoveModeOptions(*cmd, args->inputs);
     cmd->add_option("--backend", args->backend, "gpu (Vulkan; SCULPTFLOW_DEVICE picks the device) or cpu")
         ->check(CLI::IsMember({"gpu", "cpu"}))
         ->capture_default_str();

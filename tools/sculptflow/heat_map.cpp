@@ -13,6 +13,7 @@
 #include <stb/stb_easy_font.h>
 #pragma GCC diagnostic pop
 
+#include "error.hpp"
 #include "kernel.hpp"
 
 namespace sculptflow::cli {
@@ -92,6 +93,7 @@ std::optional<ColorMode> parseColorMode(std::string_view name) {
     if (name == "evaluations") return ColorMode::Evaluations;
     if (name == "flags") return ColorMode::Flags;
     if (name == "displacement") return ColorMode::Displacement;
+    if (name == "mask") return ColorMode::Mask;
     return std::nullopt;
 }
 
@@ -127,6 +129,7 @@ VertexColoring colorVertices(ColorMode mode, std::span<const VertexStatistics> s
                             : std::numeric_limits<double>::quiet_NaN();
         return rampColoring(values, statistics, "distance moved (voxels)", false);
     }
+    if (mode == ColorMode::Mask) throw Error("colorVertices: the mask colouring is colorByMask's");
     VertexColoring out;
     if (mode == ColorMode::Shaded) {
         out.colors.assign(n, kClayColor);
@@ -147,13 +150,23 @@ VertexColoring colorVertices(ColorMode mode, std::span<const VertexStatistics> s
     return out;
 }
 
-RenderLayout renderLayout(uint32_t width, uint32_t height) {
+VertexColoring colorByMask(std::span<const float> mask) {
+    VertexColoring out;
+    out.legend.title = "mask (0 frozen, 1 free)";
+    out.legend.colorBar = true;
+    out.legend.min = 0.0;
+    out.legend.max = 1.0;
+    for (float m : mask) out.colors.push_back(rampColor(m));
+    return out;
+}
+
+RenderLayout renderLayout(uint32_t width, uint32_t height, uint32_t panels) {
     RenderLayout layout;
     layout.textScale = std::max(1, int(std::lround(double(height) / 320.0)));
     const uint32_t s = uint32_t(layout.textScale);
     layout.titleHeight = 15 * s;
     layout.bandHeight = std::min(41 * s, height / 2);
-    layout.panelWidth = width / 2;
+    layout.panelWidth = width / std::max(panels, 1u);
     layout.panelHeight = height - layout.bandHeight;
     return layout;
 }

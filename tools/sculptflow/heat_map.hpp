@@ -15,9 +15,9 @@
 
 namespace sculptflow::cli {
 
-enum class ColorMode { Shaded, Evaluations, Flags, Displacement };
+enum class ColorMode { Shaded, Evaluations, Flags, Displacement, Mask };
 
-// "shaded", "evaluations", "flags" or "displacement".
+// "shaded", "evaluations", "flags", "displacement" or "mask".
 std::optional<ColorMode> parseColorMode(std::string_view name);
 
 // Colours are sRGB in [0, 1].
@@ -59,9 +59,13 @@ struct VertexColoring {
 VertexColoring colorVertices(ColorMode mode, std::span<const VertexStatistics> statistics,
                              std::span<const glm::vec3> before, std::span<const glm::vec3> after);
 
-// Where things go on a width × height render: two panels side by side (the
-// left one from x = 0, the right one from x = panelWidth), each with a title in
-// its top titleHeight rows and the mesh below it, and the legend band under both.
+// The mask's values on the ramp over a fixed [0, 1] (0 frozen, 1 free), so that
+// pictures of different masks compare.
+VertexColoring colorByMask(std::span<const float> mask);
+
+// Where things go on a width × height render: `panels` panels side by side (panel
+// k from x = k·panelWidth), each with a title in its top titleHeight rows and the
+// mesh below it, and the legend band under them all.
 struct RenderLayout {
     uint32_t panelWidth = 0;
     uint32_t panelHeight = 0; // title included
@@ -69,7 +73,7 @@ struct RenderLayout {
     uint32_t bandHeight = 0;
     int textScale = 1;        // pixels per font unit
 };
-RenderLayout renderLayout(uint32_t width, uint32_t height);
+RenderLayout renderLayout(uint32_t width, uint32_t height, uint32_t panels = 2);
 
 // ASCII text in the stb_easy_font glyphs, scaled by whole pixels; clipped to the image.
 int textWidth(std::string_view text, int scale);

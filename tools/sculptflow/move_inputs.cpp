@@ -1,10 +1,57 @@
-// Loading a command's mesh and stroke, or the built-in defaults.
+// Loading a command's mesh and stroke, or the built-in defaults, and the run's
+// mode, symmetry and mask.
 #include "move_inputs.hpp"
+
+#include <algorithm>
+#include <cstdio>
 
 #include "default_case.hpp"
 #include "error.hpp"
+#include "vector_option.hpp"
 
 namespace sculptflow::cli {
+namespace {
+
+// The stroke's symmetry with --symmetry / --symmetry-origin applied over it.
+Symmetry symmetryFromOptions(const Symmetry& stroke, const MoveInputArgs& args) {
+    Symmetry symmetry = stroke;
+    if (args.symmetryAxes) {
+        const std::optional<uint32_t> axes =
+            *args.symmetryAxes == "none" ? std::optional<uint32_t>(0u) : parseSymmetryAxes(*args.symmetryAxes);
+        if (!axes)
+            throw Error("--symmetry '" + *args.symmetryAxes +
+                        "': expected a non-empty subset of xyz, each letter once (x, xz, xyz, ...), or none");
+        symmetry.axes = *axes;
+    }
+    if (args.symmetryOrigin) {
+        symmetry.origin = parseVector3("--symmetry-origin", *args.symmetryOrigin);
+        if (symmetry.axes == 0)
+            throw Error("--symmetry-origin '" + *args.symmetryOrigin +
+                        "': the stroke has no symmetry to place; give --symmetry AXES too");
+    }
+    return symmetry;
+}
+
+std::string describeSymmetry(const Symmetry& symmetry) {
+    char origin[96];
+    std::snprintf(origin, sizeof origin, "(%g, %g, %g)", symmetry.origin.x, symmetry.origin.y, symmetry.origin.z);
+    return "symmetry " + symmetryAxesName(symmetry.axes) + " about " + origin;
+}
+
+// --mask, else the PLY mesh's own mask property, else none.
+void loadMask(MoveInputs& in, const MoveInputArgs& args) {
+    const size_t vertices = in.mesh.positions.size();
+    if (!args.maskPath.empty()) {
+        in.mask = readMask(args.maskPath, vertices);
+        in.maskSource = args.maskPath;
+    } else if (!in.mesh.mask.empty()) {
+        in.maskSource = args.meshPath + " (vertex property mask)";
+        validateMask(in.mesh.mask, vertices, in.maskSource);
+        in.mask = in.mesh.mask;
+    }
+}
+
+} // namespace
 
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--mesh", args.meshPath, "Mesh to deform (.obj or .ply); default: built-in icosphere")
@@ -19,6 +66,23 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--pipeline-cache", args.pipelineCache,
                        "Keep the GPU's compiled pipelines in this file between runs (a bad or foreign file "
                        "is ignored with a warning)");
+}
+
+void addMoveModeOptions(CLI::App& command, MoveInputArgs& args) {
+    command.add_option("--mode", args.mode,
+                       "move: the stroke's first pose to its last, from the undeformed mesh; continuous: each "
+                       "pair of consecutive poses in turn, each from the last one's output, at tol/(poses-1) "
+                       "each")
+        ->check(CLI::IsMember({"move", "continuous"}))
+        ->capture_default_str();
+    command.add_option("--mask", args.maskPath,
+                       "Per-vertex mask, one value in [0, 1] a line in the mesh's vertex order (0 frozen, 1 "
+                       "free); default: the PLY mesh's vertex property 'mask', if any");
+    command.add_option("--symmetry", args.symmetryAxes,
+                       "Mirror the tools across these axes' planes: x, y, z or any combination (xz, xyz); "
+                       "'none' drops the stroke's symmetry (default: the stroke's)");
+    command.add_option("--symmetry-origin", args.symmetryOrigin,
+                       "A point X,Y,Z on every mirror plane, world units (default: the stroke's, else 0,0,0)");
 }
 
 ContextOptions gpuContextOptions(const MoveInputArgs& args) {
@@ -51,6 +115,7 @@ MoveInputs loadMoveInputs(const MoveInputArgs& args) {
         in.description = "stroke " + args.strokePath;
     }
     if (args.voxelSize) in.stroke.voxelSize = *args.voxelSize;
+    in.stroke.symmetry = symmetryFromOptions(in.stroke.symmetry, args); // before the mesh: fail fast
 
     if (args.meshPath.empty()) {
         in.mesh = defaultMesh(in.stroke);
@@ -60,7 +125,23 @@ MoveInputs loadMoveInputs(const MoveInputArgs& args) {
         in.description += ", mesh " + args.meshPath;
     }
 
+    if (in.stroke.symmetry.axes) in.description += ", " + describeSymmetry(in.stroke.symmetry);
+    loadMask(in, args);
+    if (!in.maskSource.empty()) {
+        const auto frozen = std::count(in.mask.begin(), in.mask.end(), 0.0f);
+        in.description += ", mask " + in.maskSource + " (" + std::to_string(frozen) + " frozen)";
+    }
+
     in.move = moveToolMotion(in.stroke);
+    const std::optional<MoveMode> mode = parseMoveMode(args.mode);
+    if (!mode) throw Error("--mode '" + args.mode + "': expected move or continuous");
+    in.mode = *mode;
+    if (in.mode == MoveMode::Continuous) {
+        in.segments = continuousMotions(in.stroke);
+        in.description += ", continuous: " + std::to_string(in.segments.size()) + " segments";
+    } else {
+        in.segments = {in.move};
+    }
     const double toVoxels = 1.0 / in.stroke.voxelSize;
     in.voxels.reserve(in.mesh.positions.size());
     for (const glm::vec3& p : in.mesh.positions) in.voxels.push_back(glm::vec3(glm::dvec3(p) * toVoxels));

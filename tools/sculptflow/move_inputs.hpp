@@ -1,8 +1,11 @@
-// Loading a command's mesh and stroke, or the built-in defaults, in voxel space.
+// Loading a command's mesh and stroke, or the built-in defaults, in voxel space,
+// with the run's mode (move tool or continuous), mirror symmetry and mask.
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -19,10 +22,19 @@ struct MoveInputArgs {
     std::optional<double> voxelSize;
     std::string kind;       // "", "kelvinlet" or "affine"
     std::string pipelineCache; // empty: none
+
+    // Set by addMoveModeOptions (spec §2, §3.4, §3.5); the defaults change nothing.
+    std::string mode = "move";                 // "move" or "continuous"
+    std::string maskPath;                      // empty: the PLY mesh's mask property, if any
+    std::optional<std::string> symmetryAxes;   // "x", "xz", … or "none"; unset: the stroke's
+    std::optional<std::string> symmetryOrigin; // "X,Y,Z", world units; unset: the stroke's
 };
 
 // Adds --mesh, --stroke, --voxel-size and --kind to a subcommand.
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args);
+
+// Adds --mode, --mask, --symmetry and --symmetry-origin (deform, validate, render).
+void addMoveModeOptions(CLI::App& command, MoveInputArgs& args);
 
 // The GPU context of a command: SCULPTFLOW_VALIDATION and SCULPTFLOW_DEVICE
 // apply, and --pipeline-cache.
@@ -31,15 +43,33 @@ ContextOptions gpuContextOptions(const MoveInputArgs& args);
 // Adds --method (rk4|rk4dbl|bs32|dp45; `note` is appended to its help) and --tol.
 void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note = "");
 
-struct MoveInputs {
-    Mesh mesh;                       // input units
-    Stroke stroke;
-    Move move;                       // voxels
-    std::vector<glm::vec3> voxels;   // mesh positions in voxels
-    std::string description;         // what was loaded, for the summary
+// What one run solves: the moves in turn from `start` (one move in move-tool
+// mode, one a segment in continuous mode), each vertex's displacement scaled by
+// `mask` (empty: none). Views into MoveInputs or the caller's arrays.
+struct MoveRun {
+    MoveMode mode = MoveMode::Move;
+    std::span<const Move> segments;
+    std::span<const glm::vec3> start; // voxels
+    std::span<const float> mask;
 };
 
-// Throws sculptflow::Error for unreadable or invalid inputs.
+struct MoveInputs {
+    Mesh mesh;                       // input units
+    Stroke stroke;                   // with --symmetry / --symmetry-origin applied
+    Move move;                       // voxels: the move-tool motion, mirrored copies included
+    std::vector<glm::vec3> voxels;   // mesh positions in voxels
+    std::string description;         // what was loaded, for the summary
+
+    MoveMode mode = MoveMode::Move;
+    std::vector<Move> segments;      // what the mode solves: {move}, or continuousMotions(stroke)
+    std::vector<float> mask;         // one value a vertex, or empty
+    std::string maskSource;          // where the mask came from, for the summary; empty: none
+
+    MoveRun run() const { return {mode, segments, voxels, mask}; }
+};
+
+// Throws sculptflow::Error for unreadable or invalid inputs, naming the option
+// or file and the value, before any work is done.
 MoveInputs loadMoveInputs(const MoveInputArgs& args);
 
 } // namespace sculptflow::cli

@@ -13,6 +13,7 @@
 #include "heat_map.hpp"
 #include "mesh_renderer.hpp"
 #include "move_inputs.hpp"
+#include "run_solver.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -30,12 +31,13 @@ struct RenderArgs {
     std::string color = "shaded";
     std::string size = "1600x800";
     std::string outPath;
+    bool compareModes = false;
 };
 
-struct Solved {
-    std::vector<glm::vec3> positions; // voxels
-    std::vector<VertexStatistics> statistics;
-    SolveReport report;
+// One solved panel: what it shows and its title.
+struct Panel {
+    std::string title;
+    RunSolution solution;
 };
 
 // Refuses an output path before the work, not after it.
@@ -66,14 +68,10 @@ std::pair<uint32_t, uint32_t> parseSize(const std::string& text) {
     return {width, height};
 }
 
-Solved solve(Context& context, const MoveInputs& in, const SolverOptions& options, bool gpu) {
-    if (gpu) {
-        GpuSolver solver(context);
-        GpuSolution s = solveOnGpu(solver, in.move, in.voxels, options);
-        return {std::move(s.positions), std::move(s.statistics), s.report};
-    }
-    CpuSolution s = solveOnCpu(in.move, in.voxels, options);
-    return {std::move(s.positions), std::move(s.statistics), s.report};
+RunSolution solve(Context& context, const MoveRun& run, const SolverOptions& options, bool gpu) {
+    if (!gpu) return solveRunOnCpu(run, options);
+    GpuSolver solver(context);
+    return solveRunOnGpu(solver, run, options);
 }
 
 std::string formatTolerance(double tolerance) {
@@ -92,47 +90,100 @@ std::string summaryLine(const SolveReport& r) {
     return text;
 }
 
+// The panels after "before": the run as --mode says, or with --compare-modes the
+// move-tool solve and the continuous one of the same stroke, side by side.
+std::vector<Panel> solvePanels(Context& context, const MoveInputs& in, const RenderArgs& args,
+                               const SolverOptions& options) {
+    const bool gpu = args.backend == "gpu";
+    const std::string how = args.method + ", tol " + formatTolerance(args.tolerance) + " voxel, " +
+                            (gpu ? "gpu" : "cpu reference");
+    std::vector<Panel> panels;
+    if (!args.compareModes) {
+        const char* label = in.mode == MoveMode::Continuous ? "continuous: " : "after: ";
+        panels.push_back({label + how, solve(context, in.run(), options, gpu)});
+        return panels;
+    }
+    const std::vector<Move> segments = in.mode == MoveMode::Continuous ? in.segments : continuousMotions(in.stroke);
+    panels.push_back({"move tool", solve(context, {MoveMode::Move, {&in.move, 1}, in.voxels, in.mask}, options, gpu)});
+    panels.push_back({"continuous, " + std::to_string(segments.size()) + " segments",
+                      solve(context, {MoveMode::Continuous, segments, in.voxels, in.mask}, options, gpu)});
+    return panels;
+}
+
+// One colouring per panel. The heat maps share one scale over every panel, so
+// their colours compare: they are computed over the panels' vertices end to end.
+std::vector<VertexColoring> colorPanels(ColorMode mode, const MoveInputs& in, const std::vector<Panel>& panels) {
+    if (mode == ColorMode::Mask) return std::vector<VertexColoring>(panels.size(), colorByMask(in.mask));
+    std::vector<VertexStatistics> statistics;
+    std::vector<glm::vec3> before, after;
+    for (const Panel& panel : panels) {
+        statistics.insert(statistics.end(), panel.solution.statistics.begin(), panel.solution.statistics.end());
+        before.insert(before.end(), in.voxels.begin(), in.voxels.end());
+        after.insert(after.end(), panel.solution.positions.begin(), panel.solution.positions.end());
+    }
+    const VertexColoring all = colorVertices(mode, statistics, before, after);
+    std::vector<VertexColoring> colorings;
+    for (size_t k = 0; k < panels.size(); ++k) {
+        const auto first = all.colors.begin() + std::ptrdiff_t(k * in.voxels.size());
+        colorings.push_back({{first, first + std::ptrdiff_t(in.voxels.size())}, all.legend});
+    }
+    if (mode == ColorMode::Shaded) {
+        std::string title = summaryLine(panels.front().solution.report);
+        if (panels.size() > 1) {
+            char text[160];
+            std::snprintf(text, sizeof text, "evaluations per vertex: %s %.1f, %s %.1f", panels[0].title.c_str(),
+                          panels[0].solution.report.meanEvaluations(), panels[1].title.c_str(),
+                          panels[1].solution.report.meanEvaluations());
+            title = text;
+        }
+        for (VertexColoring& c : colorings) c.legend.title = title;
+    }
+    return colorings;
+}
+
 void runRender(const RenderArgs& args) {
     checkImageOutputPath(args.outPath);
     const auto [width, height] = parseSize(args.size);
     const ColorMode mode = *parseColorMode(args.color); // CLI11 has checked the name
     MoveInputs in = loadMoveInputs(args.inputs);
+    if (mode == ColorMode::Mask && in.mask.empty())
+        throw Error("--color mask: no mask (give --mask FILE, or a PLY mesh with a vertex property mask)");
     SolverOptions options;
     options.method = *parseMethod(args.method);
     options.tolerance = args.tolerance;
     validateSolverOptions(options);
 
     Context context(gpuContextOptions(args.inputs));
-    const bool gpu = args.backend == "gpu";
-    const Solved solved = solve(context, in, options, gpu);
-    VertexColoring coloring = colorVertices(mode, solved.statistics, in.voxels, solved.positions);
-    if (mode == ColorMode::Shaded) coloring.legend.title = summaryLine(solved.report);
+    const std::vector<Panel> panels = solvePanels(context, in, args, options);
+    const std::vector<VertexColoring> colorings = colorPanels(mode, in, panels);
 
-    // Both halves share one camera fitted to both shapes, so they compare directly.
-    const RenderLayout layout = renderLayout(width, height);
+    // Every panel shares one camera fitted to every shape, so they compare directly.
+    const uint32_t panelCount = uint32_t(panels.size()) + 1;
+    const RenderLayout layout = renderLayout(width, height, panelCount);
     const uint32_t meshHeight = layout.panelHeight - layout.titleHeight;
-    const std::span<const glm::vec3> shapes[] = {in.voxels, solved.positions};
+    std::vector<std::span<const glm::vec3>> shapes = {in.voxels};
+    for (const Panel& panel : panels) shapes.push_back(panel.solution.positions);
     const Camera camera = fitCamera(shapes, float(layout.panelWidth) / float(meshHeight));
-    MeshView views[2];
-    for (int i = 0; i < 2; ++i)
-        views[i] = {shapes[i], coloring.colors, in.mesh.faceSizes, in.mesh.faceIndices, camera,
-                    int32_t(uint32_t(i) * layout.panelWidth), int32_t(layout.titleHeight), layout.panelWidth,
-                    meshHeight};
+    std::vector<MeshView> views(panelCount);
+    for (uint32_t i = 0; i < panelCount; ++i)
+        views[i] = {shapes[i], colorings[i == 0 ? 0 : i - 1].colors, in.mesh.faceSizes, in.mesh.faceIndices, camera,
+                    int32_t(i * layout.panelWidth), int32_t(layout.titleHeight), layout.panelWidth, meshHeight};
     MeshRenderer renderer(context);
     RgbaImage image = renderer.render(width, height, views, kBackground);
 
     const int s = layout.textScale;
-    fillRect(image, int(layout.panelWidth), 0, std::max(1, s / 2), int(layout.panelHeight), kDivider);
+    for (uint32_t i = 1; i < panelCount; ++i)
+        fillRect(image, int(i * layout.panelWidth), 0, std::max(1, s / 2), int(layout.panelHeight), kDivider);
     drawText(image, 6 * s, 4 * s, "before", s, kInk);
-    const std::string after = "after: " + args.method + ", tol " + formatTolerance(args.tolerance) + " voxel, " +
-                              (gpu ? "gpu" : "cpu reference");
-    drawText(image, int(layout.panelWidth) + 6 * s, 4 * s, after, s, kInk);
-    drawLegend(image, layout, coloring.legend, kInk);
-    writePng(image, args.outPath);
+    for (uint32_t i = 1; i < panelCount; ++i)
+        drawText(image, int(i * layout.panelWidth) + 6 * s, 4 * s, panels[i - 1].title, s, kInk);
+    drawLegend(image, layout, colorings.front().legend, kInk);
+    writePng(image, args.outPath); // only now: a bad input never touches the file
 
     std::printf("%s\n", in.description.c_str());
-    std::printf("%s on %s: %s\n", gpu ? "gpu" : "cpu reference", context.deviceName().c_str(),
-                summaryLine(solved.report).c_str());
+    for (const Panel& panel : panels)
+        std::printf("%s on %s, %s: %s\n", args.backend == "gpu" ? "gpu" : "cpu reference",
+                    context.deviceName().c_str(), panel.title.c_str(), summaryLine(panel.solution.report).c_str());
     std::printf("wrote %s (%ux%u, --color %s)\n", args.outPath.c_str(), width, height, args.color.c_str());
 }
 
@@ -143,13 +194,18 @@ void addRenderCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "render", "Render the mesh before and after a move, side by side, into a PNG (Vulkan, headless)");
     addMoveInputOptions(*cmd, args->inputs);
+    addMoveModeOptions(*cmd, args->inputs);
+    cmd->add_flag("--compare-modes", args->compareModes,
+                  "Three panels: before, the move-tool solve and the continuous solve of the same stroke "
+                  "(--mode is then moot)");
     cmd->add_option("--backend", args->backend, "Solve on the gpu (Vulkan) or the cpu reference")
         ->check(CLI::IsMember({"gpu", "cpu"}))
         ->capture_default_str();
     addMethodOptions(*cmd, args->method, args->tolerance);
     cmd->add_option("--color", args->color,
-                    "shaded (clay), or a heat map: evaluations, flags or displacement (voxels)")
-        ->check(CLI::IsMember({"shaded", "evaluations", "flags", "displacement"}))
+                    "shaded (clay), or a heat map: evaluations, flags, displacement (voxels) or mask (0 frozen, "
+                    "1 free)")
+        ->check(CLI::IsMember({"shaded", "evaluations", "flags", "displacement", "mask"}))
         ->capture_default_str();
     cmd->add_option("--size", args->size, "Image size WIDTHxHEIGHT in pixels (two halves side by side)")
         ->capture_default_str();

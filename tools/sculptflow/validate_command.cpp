@@ -1,7 +1,6 @@
 // `sculptflow validate`: GPU vs CPU reference vs ground truth; summary, JSON, exit status.
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <memory>
 #include <optional>
 #include <string>
@@ -10,9 +9,11 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "json_output.hpp"
 #include "gpu_solver.hpp"
 #include "move_inputs.hpp"
 #include "progress_bar.hpp"
+#include "run_stats.hpp"
 #include "validation.hpp"
 
 namespace sculptflow::cli {
@@ -59,8 +60,11 @@ std::string milliseconds(double ms) { return std::isfinite(ms) ? format("%.1f ms
 
 void printSummary(const ValidationReport& r) {
     std::printf("sculptflow validate: %s\n", r.description.c_str());
-    std::printf("  %zu vertices, %s at tol %g voxel, on %s\n\n", r.vertices, r.method.c_str(), r.tolerance,
+    std::printf("  %zu vertices, %s at tol %g voxel, on %s\n", r.vertices, r.method.c_str(), r.tolerance,
                 r.device.c_str());
+    if (r.mode == MoveMode::Continuous)
+        std::printf("  continuous mode: %zu segments, each at tol %.3g voxel\n", r.segments, r.segmentTolerance);
+    std::printf("\n");
 
     const ValidationCheck& p99 = check(r, "reference_p99_difference");
     const ValidationCheck& flags = check(r, "flag_agreement");
@@ -81,13 +85,17 @@ void printSummary(const ValidationReport& r) {
     row("flagged (left out)", count(r.truth.flagged),
         count(r.gpu.minStepClamped) + " min-step clamped, " + count(r.gpu.iterationCap) + " iteration cap, " +
             count(r.gpu.nonFinite) + " non-finite");
-    row("culled (compared; unmoved)", count(r.gpu.culled));
+    row(r.segments > 1 ? "culled, summed over segments" : "culled (compared; unmoved)", count(r.gpu.culled));
     row("truth not converged (left out)", count(r.truth.notConverged));
 
     std::printf("\n%-34s%-18s%s\n", "Evaluations per vertex", "mean", "max");
     row("GPU", format("%.1f", r.gpu.meanEvaluations()), count(r.gpu.maxEvaluations));
     row("CPU reference", format("%.1f", r.cpu.meanEvaluations()), count(r.cpu.maxEvaluations));
-    row("worst-case bound", "", std::to_string(r.worstCaseEvaluations));
+    row(r.segments > 1 ? "worst-case bound (per segment)" : "worst-case bound", "",
+        std::to_string(r.worstCaseEvaluations));
+    if (r.segments > 1 && r.vertices > 0)
+        row("GPU, per segment", format("%.2f", r.gpu.meanEvaluations() / double(r.segments)),
+            "max " + count(r.gpu.maxEvaluations) + " (a vertex in one segment)");
 
     std::printf("\nTime\n");
     row("GPU", milliseconds(r.gpuMilliseconds), "GPU timestamps");
@@ -105,12 +113,6 @@ void printSummary(const ValidationReport& r) {
     std::fflush(stdout);
 }
 
-void writeJson(const nlohmann::json& json, const std::string& path) {
-    std::ofstream out(path);
-    out << json.dump(2) << '\n';
-    if (!out) throw Error(path + ": could not write the validation report");
-}
-
 void runValidate(const ValidateArgs& args) {
     MoveInputs in = loadMoveInputs(args.inputs);
     SolverOptions options;
@@ -126,14 +128,16 @@ void runValidate(const ValidateArgs& args) {
         ticker.stage("GPU");
         Context context(gpuContextOptions(args.inputs));
         GpuSolver solver(context);
-        report = validateMove(solver, in.move, in.voxels, options, unsigned(args.threads), thresholds,
-                              [&](std::string_view stage) { ticker.stage(std::string(stage)); });
+        report = validateRun(solver, in.run(), options, unsigned(args.threads), thresholds,
+                             [&](std::string_view stage) { ticker.stage(std::string(stage)); });
         ticker.stop(); // the line is erased before the summary is printed
     }
     report.description = in.description;
     printSummary(report);
     if (!args.jsonPath.empty()) {
-        writeJson(validationJson(report), args.jsonPath);
+        nlohmann::json json = validationJson(report);
+        json["input"].update(runJson(in)); // symmetry and mask as loaded
+        writeJsonFile(json, args.jsonPath);
         std::printf("wrote %s\n", args.jsonPath.c_str());
     }
     if (!report.passed()) throw CLI::RuntimeError(1);
@@ -148,6 +152,7 @@ void addValidateCommand(CLI::App& app) {
         "Run a move on the GPU and check it against the CPU reference and the double ground truth; "
         "exits 1 when a check fails");
     addMoveInputOptions(*cmd, args->inputs);
+    addMoveModeOptions(*cmd, args->inputs);
     addMethodOptions(*cmd, args->method, args->tolerance,
                      "rk4 takes fixed steps without error control, so it rarely meets a truth threshold "
                      "equal to --tol");
@@ -161,7 +166,8 @@ void addValidateCommand(CLI::App& app) {
         ->check(CLI::NonNegativeNumber)
         ->capture_default_str();
     cmd->add_option("--truth-threshold", args->truthThreshold,
-                    "Largest error against the ground truth over unflagged vertices, voxels (default: --tol)")
+                    "Largest error against the ground truth over unflagged vertices, voxels (default: --tol; "
+                    "in continuous mode the truth is chained segment by segment)")
         ->check(CLI::NonNegativeNumber);
     cmd->add_option("--json", args->jsonPath, "Write the report as JSON");
     cmd->callback([args] { runValidate(*args); });

@@ -7,10 +7,11 @@
 #include <limits>
 #include <thread>
 
-#include "cpu_solver.hpp"
 #include "error.hpp"
-#include "ground_truth.hpp"
 #include "kernel.hpp"
+#include "run_solver.hpp"
+#include "run_stats.hpp"
+#include "run_truth.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -29,13 +30,6 @@ double millisecondsSince(std::chrono::steady_clock::time_point begin) {
 
 // nlohmann writes NaN as null anyway; say so explicitly for timestamps a device lacks.
 nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
-
-nlohmann::json flagsJson(const SolveReport& r) {
-    return {{"min_step_clamped", r.minStepClamped},
-            {"iteration_cap", r.iterationCap},
-            {"non_finite", r.nonFinite},
-            {"culled", r.culled}};
-}
 
 } // namespace
 
@@ -119,9 +113,8 @@ std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference
     return checks;
 }
 
-ValidationReport validateMove(GpuSolver& solver, const Move& move, std::span<const glm::vec3> voxels,
-                              const SolverOptions& options, unsigned threads,
-                              const ValidationThresholds& thresholds, const StageCallback& onStage) {
+ValidationReport validateRun(GpuSolver& solver, const MoveRun& run, const SolverOptions& options, unsigned threads,
+                             const ValidationThresholds& thresholds, const StageCallback& onStage) {
     validateSolverOptions(options); // before any work, naming the parameter
     auto stage = [&](std::string_view name) {
         if (onStage) onStage(name);
@@ -130,31 +123,45 @@ ValidationReport validateMove(GpuSolver& solver, const Move& move, std::span<con
     report.device = solver.context().deviceName();
     report.method = std::string(methodName(options.method));
     report.tolerance = options.tolerance;
-    report.vertices = voxels.size();
+    report.mode = run.mode;
+    report.segments = run.segments.size();
+    report.segmentTolerance = segmentTolerance(run, options);
+    report.vertices = run.start.size();
     report.cpuThreads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
-    // At most one segment per tool (docs/solver.md, "Termination and cost").
-    report.worstCaseEvaluations = worstCaseEvaluations(options, std::max(int(move.tools.size()), 1));
+    // At most one integration segment per tool (docs/solver.md, "Termination and cost"),
+    // for each move; the mirrored copies count as tools.
+    size_t tools = 1;
+    for (const Move& move : run.segments) tools = std::max(tools, move.tools.size());
+    report.worstCaseEvaluations = worstCaseEvaluations(options, int(tools));
 
     stage("GPU");
-    GpuSolution gpu = solveOnGpu(solver, move, voxels, options);
+    RunSolution gpu = solveRunOnGpu(solver, run, options);
     report.gpu = gpu.report;
-    report.gpuMilliseconds = gpu.gpuMilliseconds;
+    report.gpuSegments = gpu.segments;
+    report.gpuMilliseconds = gpu.milliseconds;
 
     stage("CPU reference");
-    auto begin = std::chrono::steady_clock::now();
-    CpuSolution cpu = solveOnCpu(move, voxels, options, threads);
-    report.cpuMilliseconds = millisecondsSince(begin);
+    RunSolution cpu = solveRunOnCpu(run, options, threads);
+    report.cpuMilliseconds = cpu.milliseconds;
     report.cpu = cpu.report;
+    report.cpuSegments = cpu.segments;
 
     stage("ground truth");
-    begin = std::chrono::steady_clock::now();
-    GroundTruth truth = groundTruth(move, voxels);
+    const auto begin = std::chrono::steady_clock::now();
+    GroundTruth truth = runGroundTruth(run);
     report.truthMilliseconds = millisecondsSince(begin);
 
     report.reference = compareWithReference(gpu.positions, gpu.statistics, cpu.positions, cpu.statistics);
     report.truth = compareWithTruth(gpu.positions, gpu.statistics, truth.positions, truth.converged);
     report.checks = evaluateChecks(report.reference, report.truth, thresholds);
     return report;
+}
+
+ValidationReport validateMove(GpuSolver& solver, const Move& move, std::span<const glm::vec3> voxels,
+                              const SolverOptions& options, unsigned threads,
+                              const ValidationThresholds& thresholds, const StageCallback& onStage) {
+    return validateRun(solver, MoveRun{MoveMode::Move, {&move, 1}, voxels, {}}, options, threads, thresholds,
+                       onStage);
 }
 
 nlohmann::json validationJson(const ValidationReport& r) {
@@ -173,7 +180,10 @@ nlohmann::json validationJson(const ValidationReport& r) {
         {"input", {{"description", r.description},
                    {"vertices", r.vertices},
                    {"method", r.method},
-                   {"tolerance_voxels", r.tolerance}}},
+                   {"tolerance_voxels", r.tolerance},
+                   {"mode", std::string(moveModeName(r.mode))},
+                   {"segments", r.segments},
+                   {"segment_tolerance_voxels", r.segmentTolerance}}},
         {"device", r.device},
         {"cpu_threads", r.cpuThreads},
         {"gpu_vs_cpu", {{"compared_vertices", r.reference.compared},
@@ -188,8 +198,8 @@ nlohmann::json validationJson(const ValidationReport& r) {
                           {"flagged_vertices", r.truth.flagged},
                           {"truth_not_converged", r.truth.notConverged}}},
         {"flags", {{"gpu", flagsJson(r.gpu)}, {"cpu", flagsJson(r.cpu)}}},
-        {"evaluations_per_vertex", {{"gpu", {{"mean", r.gpu.meanEvaluations()}, {"max", r.gpu.maxEvaluations}}},
-                                    {"cpu", {{"mean", r.cpu.meanEvaluations()}, {"max", r.cpu.maxEvaluations}}},
+        {"evaluations_per_vertex", {{"gpu", evaluationsJson(r.gpu, r.gpuSegments)},
+                                    {"cpu", evaluationsJson(r.cpu, r.cpuSegments)},
                                     {"worst_case_bound", r.worstCaseEvaluations}}},
         {"time_ms", {{"gpu_timestamps", number(r.gpuMilliseconds)},
                      {"cpu_reference_wall", r.cpuMilliseconds},

@@ -12,6 +12,7 @@
 
 #include "gpu_solver.hpp"
 #include "motion.hpp"
+#include "move_inputs.hpp"
 #include "solve_report.hpp"
 #include "solver_options.hpp"
 
@@ -60,15 +61,20 @@ struct ValidationReport {
     std::string description; // what was loaded; filled by the caller
     std::string device;
     std::string method;
-    double tolerance = 0.0;
+    double tolerance = 0.0;        // the whole run's
+    MoveMode mode = MoveMode::Move;
+    size_t segments = 1;           // moves solved in turn (continuous mode: poses − 1)
+    double segmentTolerance = 0.0; // tolerance / segments in continuous mode
     size_t vertices = 0;
     unsigned cpuThreads = 0;
-    long worstCaseEvaluations = 0;
+    long worstCaseEvaluations = 0; // per vertex and segment
 
     ReferenceComparison reference;
     TruthComparison truth;
-    SolveReport gpu; // flags and evaluations
+    SolveReport gpu; // flags and evaluations, summed over the segments
     SolveReport cpu;
+    std::vector<SolveReport> gpuSegments; // one a segment
+    std::vector<SolveReport> cpuSegments;
 
     double gpuMilliseconds = 0.0;   // GPU timestamps; NaN where the device has none
     double cpuMilliseconds = 0.0;   // CPU reference, wall clock
@@ -94,8 +100,14 @@ std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference
 // Called with "GPU", "CPU reference" and "ground truth" as each stage begins.
 using StageCallback = std::function<void(std::string_view stage)>;
 
-// Runs the move on the GPU, the CPU reference (threads = 0: every core) and the
-// ground truth, and compares them. Throws sculptflow::Error for bad options or tools.
+// Runs the run on the GPU, the CPU reference (threads = 0: every core) and the
+// ground truth (segment by segment in continuous mode, masked: runGroundTruth),
+// and compares them; options.tolerance is the whole run's. Throws
+// sculptflow::Error for bad options, tools or mask.
+ValidationReport validateRun(GpuSolver& solver, const MoveRun& run, const SolverOptions& options, unsigned threads,
+                             const ValidationThresholds& thresholds, const StageCallback& onStage = {});
+
+// The same for one move-tool move without a mask.
 ValidationReport validateMove(GpuSolver& solver, const Move& move, std::span<const glm::vec3> voxels,
                               const SolverOptions& options, unsigned threads,
                               const ValidationThresholds& thresholds, const StageCallback& onStage = {});

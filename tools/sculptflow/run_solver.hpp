@@ -1,0 +1,31 @@
+// Solving a command's run (move-tool or continuous mode, with its mask) on the
+// GPU or the CPU reference, with one report per segment either way.
+#pragma once
+
+#include <vector>
+
+#include <glm/glm.hpp>
+
+#include "cpu_solver.hpp"
+#include "gpu_solver.hpp"
+#include "move_inputs.hpp"
+
+namespace sculptflow::cli {
+
+struct RunSolution {
+    std::vector<glm::vec3> positions;          // voxels
+    std::vector<VertexStatistics> statistics;  // continuous mode: summed over the segments
+    SolveReport report;                        // continuous mode: combineSegments(segments)
+    std::vector<SolveReport> segments;         // one a segment; one in move-tool mode
+    double milliseconds = 0.0;                 // GPU timestamps (NaN where the device has none) or CPU wall clock
+};
+
+// options.tolerance is the whole run's: in continuous mode each segment gets
+// tolerance / segments (spec §2). Throws sculptflow::Error for bad options, tools or mask.
+RunSolution solveRunOnGpu(GpuSolver& solver, const MoveRun& run, const SolverOptions& options);
+RunSolution solveRunOnCpu(const MoveRun& run, const SolverOptions& options, unsigned threads = 0);
+
+// The tolerance each segment is solved to.
+double segmentTolerance(const MoveRun& run, const SolverOptions& options);
+
+} // namespace sculptflow::cli
