@@ -356,5 +356,134 @@ TEST_F(LiveMoveTest, BadMeshesAndCallsAreRefusedByName) {
     EXPECT_FALSE(frame().recorded) << "a cancelled move that recorded nothing has nothing to restore";
 }
 
+// Continuous mode, pose by pose as an app feeds it: each frame solves one segment
+// in place, from the last frame's output, only in the chunks it reaches; the end
+// is the batch continuous solve at the same per-segment tolerance.
+TEST_F(LiveMoveTest, ContinuousReplayEndsAtTheBatchContinuousSolve) {
+    // A ball on the tool's path and, as its own chunk, one far away: at a segment's
+    // tolerance the cull reaches ~45 radii, so the far one is 100 out.
+    const ToolMotion& tool = motion_.tools[0];
+    ChunkedMesh grid;
+    for (float away : {0.0f, 100.0f}) {
+        const glm::vec3 centre = glm::vec3(tool.origin) + glm::vec3(away * float(tool.outerRadius), 0.0f, 0.0f);
+        const Mesh ball = icosphere(3, centre, float(tool.outerRadius));
+        const uint32_t first = uint32_t(grid.positions.size());
+        grid.chunks.push_back({first, uint32_t(ball.positions.size()),
+                               {centre - glm::vec3(tool.outerRadius), centre + glm::vec3(tool.outerRadius)}});
+        for (uint32_t i : ball.faceIndices) grid.triangles.push_back(first + i);
+        grid.positions.insert(grid.positions.end(), ball.positions.begin(), ball.positions.end());
+    }
+    upload(grid.positions);
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(grid.triangles, grid.chunks));
+    const double segmentTolerance = kDefaultSegmentTolerance;
+    live_->begin(stroke_, firstPoses(), MoveMode::Continuous);
+    const size_t poseCount = stroke_.tools[0].poses.size();
+    uint32_t mostChunks = 0;
+    for (size_t k = 1; k < poseCount; ++k) {
+        ASSERT_TRUE(live_->update(posesAt(k), segmentTolerance)) << live_->lastError();
+        mostChunks = std::max(mostChunks, frame().chunksSolved);
+    }
+    live_->commit();
+
+    const std::vector<Move> segments = continuousMotions(stroke_);
+    SolverOptions options;
+    options.tolerance = segmentTolerance * double(segments.size());
+    if (!solver_) solver_ = std::make_unique<GpuSolver>(*context_);
+    const std::vector<glm::vec3> batch = solveContinuousOnGpu(*solver_, segments, grid.positions, options).positions;
+    const double worst = maxDistance(positions(), batch);
+    EXPECT_LE(worst, 0.01) << "voxels between the live replay and the batch continuous solve";
+    EXPECT_GT(maxDistance(positions(), grid.positions), 100.0) << "the stroke must visibly move the mesh";
+    EXPECT_EQ(mostChunks, 1u) << "no segment reaches the far chunk";
+    std::printf("[ renderer ] continuous replay of %zu segments: %.2g voxel from the batch solve\n", segments.size(),
+                worst);
+}
+
+// The renderer's mask buffer: frozen vertices keep their bytes, the rest move by
+// m·(x(1) − x0) as the headless path computes, and a repainted mask counts at the
+// next frame.
+TEST_F(LiveMoveTest, MaskInTheRenderersBufferFreezesAndScales) {
+    const Mesh sphere = tipSphere(motion_.tools[0], 3, 1.0f);
+    upload(sphere.positions);
+    std::vector<float> mask(count_);
+    const glm::vec3 tip(motion_.tools[0].origin);
+    for (uint32_t i = 0; i < count_; ++i) mask[i] = glm::clamp(sphere.positions[i].x - tip.x, 0.0f, 1.0f);
+    constexpr VkDeviceSize kMaskOffset = 8;
+    test::TestRenderer::Buffer maskBuffer =
+        renderer_->createBuffer(kMaskOffset + 8 * VkDeviceSize(count_), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    auto paint = [&](const std::vector<float>& values) {
+        auto* slots = reinterpret_cast<float*>(static_cast<char*>(maskBuffer.mapped) + kMaskOffset);
+        for (uint32_t i = 0; i < count_; ++i) slots[2 * i] = values[i]; // stride 8: another attribute between
+    };
+    paint(mask);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    RendererMesh mesh = rendererMesh(tris);
+    mesh.mask = {maskBuffer.buffer, kMaskOffset, 8};
+    live_ = std::make_unique<LiveMove>(*context_, mesh);
+    live_->begin(stroke_, firstPoses());
+    ASSERT_TRUE(live_->update(lastPoses())) << live_->lastError();
+    frame();
+    const std::vector<glm::vec3> moved = positions();
+    if (!solver_) solver_ = std::make_unique<GpuSolver>(*context_);
+    const std::vector<glm::vec3> expected = solveOnGpu(*solver_, motion_, sphere.positions, SolverOptions{}, mask).positions;
+    size_t frozen = 0;
+    for (uint32_t i = 0; i < count_; ++i) {
+        if (mask[i] != 0.0f) continue;
+        ++frozen;
+        EXPECT_EQ(moved[i], sphere.positions[i]) << "vertex " << i;
+    }
+    EXPECT_GT(frozen, count_ / 3);
+    EXPECT_LE(maxDistance(moved, expected), 0.01);
+
+    paint(std::vector<float>(count_, 1.0f)); // the sculptor clears the mask mid-drag
+    ASSERT_TRUE(live_->update(lastPoses()));
+    frame();
+    EXPECT_LE(maxDistance(positions(), headless(motion_, sphere.positions)), 0.01);
+    live_->cancel();
+    frame();
+}
+
+// A stroke with symmetry mirrors the tools every frame, as the headless path does.
+TEST_F(LiveMoveTest, SymmetryMirrorsTheToolsEveryFrame) {
+    const ToolMotion& tool = motion_.tools[0];
+    Stroke mirrored = stroke_;
+    mirrored.symmetry = {kSymmetryX, (tool.origin + glm::dvec3(0.4 * tool.outerRadius, 0.0, 0.0)) * stroke_.voxelSize};
+    const Mesh sphere = tipSphere(tool, 3, 1.2f);
+    upload(sphere.positions);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+    live_->begin(mirrored, firstPoses());
+    ASSERT_TRUE(live_->update(lastPoses())) << live_->lastError();
+    frame();
+    const Move move = moveToolMotion(mirrored);
+    ASSERT_EQ(move.tools.size(), 2u);
+    EXPECT_LE(maxDistance(positions(), headless(move, sphere.positions)), 0.01);
+    EXPECT_GT(maxDistance(positions(), headless(motion_, sphere.positions)), 1.0) << "the copy must matter";
+    live_->commit();
+}
+
+TEST_F(LiveMoveTest, BadMasksSymmetryAndSegmentTolerancesAreRefusedByName) {
+    upload({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f)});
+    RendererMesh mesh = rendererMesh({}, {}, false);
+    mesh.mask = {vertices_.buffer, 0, 2};
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"mesh.mask.stride"}));
+    mesh.mask = {vertices_.buffer, 6, 4};
+    EXPECT_TRUE(test::failsWith([&] { LiveMove(*context_, mesh); }, {"mesh.mask.offset"}));
+
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh({}, {}, false));
+    Stroke three = stroke_;
+    three.tools.resize(3, stroke_.tools[0]);
+    three.symmetry.axes = kSymmetryX | kSymmetryY | kSymmetryZ;
+    const std::vector<Pose> threePoses(3, firstPoses()[0]);
+    EXPECT_TRUE(test::failsWith([&] { live_->begin(three, threePoses); }, {"24 with the mirrored copies", "16"}));
+    EXPECT_FALSE(live_->moving());
+
+    live_->begin(stroke_, firstPoses(), MoveMode::Continuous);
+    EXPECT_FALSE(live_->update(posesAt(1), 0.0));
+    EXPECT_NE(live_->lastError().find("segmentTolerance"), std::string::npos) << live_->lastError();
+    EXPECT_TRUE(live_->update(posesAt(1)));
+    live_->cancel();
+    frame();
+}
+
 } // namespace
 } // namespace sculptflow

@@ -11,13 +11,18 @@ struct StepResult {
     uint evaluations; // evaluations made by this step (k1 not included)
 };
 
-// Classic RK4.
-StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
+// Classic RK4's increment y(s + h) − y(s): three evaluations.
+vec3 rk4Increment(vec3 y, float s, float h, vec3 k1, uint mask) {
     vec3 k2 = velocity(y + (0.5f * h) * k1, s + 0.5f * h, mask);
     vec3 k3 = velocity(y + (0.5f * h) * k2, s + 0.5f * h, mask);
     vec3 k4 = velocity(y + h * k3, s + h, mask);
+    return (h / 6.0f) * (k1 + 2.0f * (k2 + k3) + k4);
+}
+
+// Classic RK4.
+StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
     StepResult r;
-    r.y = y + (h / 6.0f) * (k1 + 2.0f * (k2 + k3) + k4);
+    r.y = y + rk4Increment(y, s, h, k1, mask);
     r.error = 0.0f;
     r.kEnd = vec3(0.0f);
     r.fsal = false;
@@ -27,15 +32,19 @@ StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
 
 // Step doubling: one RK4 step of h against two of h/2, which share k1. The two
 // half steps are 16× more accurate than the full one, so the half-step result's
-// error is |y_h/2 − y_h|/15, and y_h/2 + (y_h/2 − y_h)/15 is fifth order.
+// error is |y_h/2 − y_h|/15, and y_h/2 + (y_h/2 − y_h)/15 is fifth order. The
+// difference is taken between increments, not states: states carry the rounding
+// of |y| (6e-5 voxel at 1000 voxels), which at continuous mode's small
+// per-segment tolerances outgrew tol·h and clamped steps at h_min.
 StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
-    StepResult full = stepRk4(y, s, h, k1, mask);
-    StepResult half1 = stepRk4(y, s, 0.5f * h, k1, mask);
-    vec3 kMid = velocity(half1.y, s + 0.5f * h, mask);
-    StepResult half2 = stepRk4(half1.y, s + 0.5f * h, 0.5f * h, kMid, mask);
-    vec3 diff = (half2.y - full.y) / 15.0f;
+    vec3 full = rk4Increment(y, s, h, k1, mask);
+    vec3 half1 = rk4Increment(y, s, 0.5f * h, k1, mask);
+    vec3 yMid = y + half1;
+    vec3 kMid = velocity(yMid, s + 0.5f * h, mask);
+    vec3 halves = half1 + rk4Increment(yMid, s + 0.5f * h, 0.5f * h, kMid, mask);
+    vec3 diff = (halves - full) / 15.0f;
     StepResult r;
-    r.y = half2.y + diff;
+    r.y = y + (halves + diff);
     r.error = length(diff);
     r.kEnd = vec3(0.0f);
     r.fsal = false;
