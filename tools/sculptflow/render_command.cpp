@@ -34,9 +34,10 @@ struct RenderArgs {
     bool compareModes = false;
 };
 
-// One solved panel: what it shows and its title.
+// One solved panel: its title, the mode's name for the legend, and what it shows.
 struct Panel {
     std::string title;
+    std::string mode;
     RunSolution solution;
 };
 
@@ -90,29 +91,36 @@ std::string summaryLine(const SolveReport& r) {
     return text;
 }
 
+// "bs32, tol 0.1 voxel, gpu"
+std::string solveDescription(const RenderArgs& args) {
+    return args.method + ", tol " + formatTolerance(args.tolerance) + " voxel, " +
+           (args.backend == "gpu" ? "gpu" : "cpu reference");
+}
+
 // The panels after "before": the run as --mode says, or with --compare-modes the
 // move-tool solve and the continuous one of the same stroke, side by side.
 std::vector<Panel> solvePanels(Context& context, const MoveInputs& in, const RenderArgs& args,
                                const SolverOptions& options) {
     const bool gpu = args.backend == "gpu";
-    const std::string how = args.method + ", tol " + formatTolerance(args.tolerance) + " voxel, " +
-                            (gpu ? "gpu" : "cpu reference");
+    const std::string how = solveDescription(args);
     std::vector<Panel> panels;
     if (!args.compareModes) {
         const char* label = in.mode == MoveMode::Continuous ? "continuous: " : "after: ";
-        panels.push_back({label + how, solve(context, in.run(), options, gpu)});
+        panels.push_back({label + how, std::string(moveModeName(in.mode)), solve(context, in.run(), options, gpu)});
         return panels;
     }
     const std::vector<Move> segments = in.mode == MoveMode::Continuous ? in.segments : continuousMotions(in.stroke);
-    panels.push_back({"move tool", solve(context, {MoveMode::Move, {&in.move, 1}, in.voxels, in.mask}, options, gpu)});
-    panels.push_back({"continuous, " + std::to_string(segments.size()) + " segments",
+    panels.push_back({"move tool", "move tool",
+                      solve(context, {MoveMode::Move, {&in.move, 1}, in.voxels, in.mask}, options, gpu)});
+    panels.push_back({"continuous (" + std::to_string(segments.size()) + " segments)", "continuous",
                       solve(context, {MoveMode::Continuous, segments, in.voxels, in.mask}, options, gpu)});
     return panels;
 }
 
 // One colouring per panel. The heat maps share one scale over every panel, so
 // their colours compare: they are computed over the panels' vertices end to end.
-std::vector<VertexColoring> colorPanels(ColorMode mode, const MoveInputs& in, const std::vector<Panel>& panels) {
+std::vector<VertexColoring> colorPanels(ColorMode mode, const MoveInputs& in, const std::vector<Panel>& panels,
+                                        const std::string& how) {
     if (mode == ColorMode::Mask) return std::vector<VertexColoring>(panels.size(), colorByMask(in.mask));
     std::vector<VertexStatistics> statistics;
     std::vector<glm::vec3> before, after;
@@ -130,11 +138,12 @@ std::vector<VertexColoring> colorPanels(ColorMode mode, const MoveInputs& in, co
     if (mode == ColorMode::Shaded) {
         std::string title = summaryLine(panels.front().solution.report);
         if (panels.size() > 1) {
-            char text[160];
-            std::snprintf(text, sizeof text, "evaluations per vertex: %s %.1f, %s %.1f", panels[0].title.c_str(),
-                          panels[0].solution.report.meanEvaluations(), panels[1].title.c_str(),
-                          panels[1].solution.report.meanEvaluations());
-            title = text;
+            title = how + "; evaluations per vertex:";
+            for (const Panel& panel : panels) {
+                char text[64];
+                std::snprintf(text, sizeof text, " %s %.1f", panel.mode.c_str(), panel.solution.report.meanEvaluations());
+                title += (&panel == &panels.front() ? "" : ",") + std::string(text);
+            }
         }
         for (VertexColoring& c : colorings) c.legend.title = title;
     }
@@ -155,7 +164,7 @@ void runRender(const RenderArgs& args) {
 
     Context context(gpuContextOptions(args.inputs));
     const std::vector<Panel> panels = solvePanels(context, in, args, options);
-    const std::vector<VertexColoring> colorings = colorPanels(mode, in, panels);
+    const std::vector<VertexColoring> colorings = colorPanels(mode, in, panels, solveDescription(args));
 
     // Every panel shares one camera fitted to every shape, so they compare directly.
     const uint32_t panelCount = uint32_t(panels.size()) + 1;
