@@ -1,7 +1,9 @@
 // The example viewer (tools/viewer): a headless run in-process, with validation,
-// shows the mesh and its deformation; its chunking and playback schedule.
+// shows the mesh and its deformation, mirrored (keys or --symmetry) and masked;
+// its chunking, playback schedule, gizmo copies, painted mask and key toggles.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <filesystem>
 #include <set>
 
@@ -9,11 +11,16 @@
 
 #include "chunked_mesh.hpp"
 #include "default_case.hpp"
+#include "live_settings.hpp"
 #include "mesh.hpp"
+#include "motion.hpp"
+#include "move_inputs.hpp"
+#include "painted_mask.hpp"
 #include "screenshot.hpp"
 #include "stroke_playback.hpp"
 #include "test_support.hpp"
 #include "viewer.hpp"
+#include "viewer_symmetry.hpp"
 
 namespace sculptflow::viewer {
 namespace {
@@ -29,10 +36,9 @@ constexpr bool kSynchronizationValidation = false;
 constexpr bool kSynchronizationValidation = true;
 #endif
 
-// A 642-vertex icosphere at the built-in stroke's tool tip, as a file: a few
+// A 642-vertex icosphere at the stroke's first tool tip, as a file: a few
 // seconds on lavapipe for a handful of frames.
-std::filesystem::path writeSmallMesh(const ScratchDir& dir) {
-    const Stroke stroke = defaultStroke();
+std::filesystem::path writeSmallMesh(const ScratchDir& dir, const Stroke& stroke = defaultStroke()) {
     const ToolStroke& tool = stroke.tools.front();
     const Mesh mesh = icosphere(3, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
     const std::filesystem::path path = dir / "sphere.obj";
@@ -40,16 +46,76 @@ std::filesystem::path writeSmallMesh(const ScratchDir& dir) {
     return path;
 }
 
-TEST(Viewer, HeadlessRunDrawsTheDeformedMeshWithoutValidationMessages) {
-    ScratchDir dir;
+// The built-in stroke moved along x so that its tool starts on the plane x = 0,
+// with the small mesh around it, both as files. Float arithmetic is exact under
+// x → −x, so a drag mirrored across that plane stays symmetric (it ends bit for
+// bit so on lavapipe); about the built-in plane x = −238 voxels the mesh starts
+// symmetric to 2e-5 voxel, but the solve's float rounding ~1000 voxels from the
+// origin leaves the ends 1.8e-3 voxel apart.
+void useStrokeOnMirrorPlane(const ScratchDir& dir, ViewerOptions& options) {
+    Stroke stroke = defaultStroke();
+    const double startX = stroke.tools.front().poses.front().position.x;
+    for (Pose& pose : stroke.tools.front().poses) pose.position.x -= startX;
+    options.inputs.strokePath = (dir / "on_plane.json").string();
+    writeStrokeJson(stroke, options.inputs.strokePath);
+    options.inputs.meshPath = writeSmallMesh(dir, stroke).string();
+}
+
+// A headless run of `frames` frames on the small mesh, validation on, quiet.
+ViewerOptions smallRun(const ScratchDir& dir, uint32_t frames) {
     ViewerOptions options;
     options.inputs.meshPath = writeSmallMesh(dir).string();
-    options.headlessFrames = 5; // grab, three drag frames, release at the stroke's end
+    options.headlessFrames = frames;
     options.width = 256;
     options.height = 160;
     options.validation = true;
     options.synchronizationValidation = kSynchronizationValidation;
     options.quiet = true;
+    return options;
+}
+
+// Pixels in the frozen parts' dark slate: clearly bluer than red, unlike the clay,
+// the orange gizmo and the grey background.
+size_t slatePixels(const RgbaImage& image) {
+    size_t count = 0;
+    for (size_t i = 0; i + 3 < image.pixels.size(); i += 4)
+        if (int(image.pixels[i + 2]) > int(image.pixels[i]) + 16) ++count;
+    return count;
+}
+
+// How far the vertices end from mirror symmetry across the plane of `axis`
+// through `origin` (voxels): each vertex is paired with the undeformed vertex
+// nearest its mirror image, and the pair's end positions compared. The pairs
+// must mirror each other to 1e-3 voxel at the start.
+double mirrorAsymmetry(const std::vector<glm::vec3>& undeformed, const std::vector<glm::vec3>& moved, int axis,
+                       const glm::dvec3& origin) {
+    const auto mirror = [&](const glm::vec3& p) {
+        glm::dvec3 q(p);
+        q[axis] = 2.0 * origin[axis] - q[axis];
+        return q;
+    };
+    double worst = 0.0;
+    for (size_t i = 0; i < undeformed.size(); ++i) {
+        const glm::dvec3 image = mirror(undeformed[i]);
+        size_t pair = 0;
+        for (size_t j = 1; j < undeformed.size(); ++j)
+            if (glm::length(glm::dvec3(undeformed[j]) - image) < glm::length(glm::dvec3(undeformed[pair]) - image))
+                pair = j;
+        EXPECT_LT(glm::length(glm::dvec3(undeformed[pair]) - image), 1e-3) << "vertex " << i << " has no mirror";
+        worst = std::max(worst, glm::length(glm::dvec3(moved[pair]) - mirror(moved[i])));
+    }
+    return worst;
+}
+
+double maxDisplacement(const std::vector<glm::vec3>& undeformed, const std::vector<glm::vec3>& moved) {
+    double most = 0.0;
+    for (size_t i = 0; i < undeformed.size(); ++i) most = std::max(most, double(glm::length(moved[i] - undeformed[i])));
+    return most;
+}
+
+TEST(Viewer, HeadlessRunDrawsTheDeformedMeshWithoutValidationMessages) {
+    ScratchDir dir;
+    ViewerOptions options = smallRun(dir, 5); // grab, three drag frames, release at the stroke's end
     options.screenshot = (dir / "last.png").string();
     options.captureFrames = {0};
 
@@ -76,6 +142,103 @@ TEST(Viewer, HeadlessRunDrawsTheDeformedMeshWithoutValidationMessages) {
     EXPECT_EQ(blankReason(summarize(first)), "");
     const size_t changed = differingPixels(first, result.lastFrame);
     EXPECT_GT(changed, first.pixels.size() / 4 / 50) << changed << " pixels changed";
+    // No mask, no mirror: nothing frozen is shown, one gizmo is drawn.
+    EXPECT_EQ(slatePixels(result.lastFrame), 0u);
+    EXPECT_TRUE(result.mask.empty());
+    EXPECT_EQ(result.toolGizmos, 1u);
+}
+
+TEST(Viewer, SymmetryMirrorsTheDragAboutTheMeshCentreAndDrawsTheCopy) {
+    ScratchDir dir;
+    ViewerOptions options = smallRun(dir, 5);
+    useStrokeOnMirrorPlane(dir, options);
+    options.inputs.symmetryAxes = "x"; // --symmetry x
+    options.readBackPositions = true;
+    const ViewerResult result = runViewer(options);
+    EXPECT_EQ(result.validationMessages, 0);
+    EXPECT_TRUE(result.lastError.empty()) << result.lastError;
+    EXPECT_EQ(result.toolGizmos, 2u);
+
+    // The stroke carries no origin: the planes go through the mesh's centre.
+    const cli::MoveInputs inputs = cli::loadMoveInputs(options.inputs);
+    ASSERT_EQ(result.symmetry.axes, kSymmetryX);
+    EXPECT_LT(glm::length(result.symmetry.origin - boxCentre(inputs.mesh.positions)), 1e-12);
+    ASSERT_EQ(result.positions.size(), inputs.voxels.size());
+    EXPECT_GT(maxDisplacement(inputs.voxels, result.positions), 100.0);
+    EXPECT_LT(mirrorAsymmetry(inputs.voxels, result.positions, 0, result.symmetry.origin / inputs.stroke.voxelSize),
+              1e-3);
+}
+
+TEST(Viewer, PaintedMaskFreezesItsHalfBitForBitAndShowsItDark) {
+    ScratchDir dir;
+    ViewerOptions options = smallRun(dir, 5);
+    options.paintMask = true; // --paint-mask
+    options.readBackPositions = true;
+    options.captureFrames = {0};
+    const ViewerResult result = runViewer(options);
+    EXPECT_EQ(result.validationMessages, 0);
+    EXPECT_TRUE(result.lastError.empty()) << result.lastError;
+
+    const cli::MoveInputs inputs = cli::loadMoveInputs(options.inputs);
+    ASSERT_EQ(result.mask.size(), inputs.voxels.size());
+    ASSERT_EQ(result.positions.size(), inputs.voxels.size());
+    size_t frozen = 0;
+    double freeMoved = 1e30;
+    for (size_t i = 0; i < inputs.voxels.size(); ++i) {
+        if (result.mask[i] == 0.0f) {
+            ++frozen;
+            EXPECT_EQ(std::memcmp(&result.positions[i], &inputs.voxels[i], sizeof(glm::vec3)), 0) << "vertex " << i;
+        } else if (result.mask[i] == 1.0f) {
+            freeMoved = std::min(freeMoved, double(glm::length(result.positions[i] - inputs.voxels[i])));
+        }
+    }
+    EXPECT_GT(frozen, inputs.voxels.size() / 3);
+    EXPECT_LT(frozen, inputs.voxels.size() * 2 / 3);
+    EXPECT_GT(freeMoved, 100.0); // the free part went with the tool
+    // The frozen half is drawn dark from the grab on.
+    ASSERT_EQ(result.captures.size(), 1u);
+    EXPECT_GT(slatePixels(result.captures[0].second), 50u);
+}
+
+TEST(Viewer, KeysMirrorAndSwitchToContinuousModeMidDragOfAMaskFromAFile) {
+    ScratchDir dir;
+    // Frames 0 grab, 1 drag; keys before frame 2 cancel the drag (frame 2 restores),
+    // frame 3 resets and grabs, 4–6 drag (6 releases) in continuous mode.
+    ViewerOptions options = smallRun(dir, 7);
+    useStrokeOnMirrorPlane(dir, options);
+    options.playbackFrames = 4;
+    options.keyPresses = {{2, 'X'}, {2, 'C'}, {2, 'Q'}}; // Q: no toggle
+    options.readBackPositions = true;
+    // --mask FILE, in the file's vertex order: the vertices below the centre frozen.
+    const Mesh mesh = readMesh(options.inputs.meshPath);
+    const double centreY = boxCentre(mesh.positions).y;
+    std::vector<float> mask;
+    std::string lines;
+    for (const glm::vec3& p : mesh.positions) {
+        mask.push_back(p.y < centreY ? 0.0f : 1.0f);
+        lines += mask.back() == 0.0f ? "0\n" : "1\n";
+    }
+    options.inputs.maskPath = (dir / "mask.txt").string();
+    test::writeFile(options.inputs.maskPath, lines);
+
+    const ViewerResult result = runViewer(options);
+    EXPECT_EQ(result.validationMessages, 0);
+    EXPECT_TRUE(result.lastError.empty()) << result.lastError;
+    EXPECT_EQ(result.mode, MoveMode::Continuous);
+    EXPECT_EQ(result.symmetry.axes, kSymmetryX);
+    EXPECT_EQ(result.toolGizmos, 2u);
+    EXPECT_EQ(result.mask, mask); // back in the file's order
+
+    const cli::MoveInputs inputs = cli::loadMoveInputs(options.inputs);
+    ASSERT_EQ(result.positions.size(), inputs.voxels.size());
+    for (size_t i = 0; i < mask.size(); ++i) {
+        if (mask[i] == 0.0f) {
+            EXPECT_EQ(std::memcmp(&result.positions[i], &inputs.voxels[i], sizeof(glm::vec3)), 0) << "vertex " << i;
+        }
+    }
+    EXPECT_GT(maxDisplacement(inputs.voxels, result.positions), 100.0);
+    EXPECT_LT(mirrorAsymmetry(inputs.voxels, result.positions, 0, result.symmetry.origin / inputs.stroke.voxelSize),
+              1e-3);
 }
 
 TEST(Viewer, ChunksAreContiguousVertexRangesAndTrianglesAreKept) {
@@ -149,6 +312,89 @@ TEST(Viewer, PosesAreInterpolatedAndLaterThanPoseA) {
     const Pose mid = poseAt(tool, 0.5 * (a.time + b.time));
     EXPECT_LT(glm::length(mid.position - 0.5 * (a.position + b.position)), 1e-9);
     EXPECT_NEAR(glm::length(mid.orientation), 1.0, 1e-12);
+}
+
+TEST(Viewer, GizmoCopiesAreThePosesWhoseMotionTheSolverMirrors) {
+    const Stroke stroke = defaultStroke();
+    const ToolStroke& tool = stroke.tools.front();
+    const Symmetry symmetry{kSymmetryX | kSymmetryZ, glm::dvec3(0.1, -0.2, 0.3)};
+    const Pose poseA = tool.poses.front(), poseB = tool.poses.back();
+    const std::vector<ToolCopy> atA = toolCopies(std::span(&poseA, 1), symmetry);
+    const std::vector<ToolCopy> atB = toolCopies(std::span(&poseB, 1), symmetry);
+    ASSERT_EQ(atA.size(), 4u);
+    ASSERT_EQ(atB.size(), 4u);
+    EXPECT_FALSE(atA[0].mirrored);
+    EXPECT_TRUE(atA[1].mirrored && atA[2].mirrored && atA[3].mirrored);
+
+    Move move;
+    move.tools.push_back(toolMotion(tool, 0, tool.poses.size() - 1, stroke.voxelSize));
+    addMirroredTools(move, symmetry, stroke.voxelSize);
+    ASSERT_EQ(move.tools.size(), 4u);
+    std::set<size_t> matched;
+    for (const ToolMotion& motion : move.tools)
+        for (size_t k = 0; k < atA.size(); ++k) {
+            const glm::dvec3 tipA = atA[k].position / stroke.voxelSize, tipB = atB[k].position / stroke.voxelSize;
+            if (glm::length(tipA - motion.origin) > 1e-9 || glm::length(tipB - motion.tipAt(1.0)) > 1e-9) continue;
+            // The copies' orientations turn by the copy's rotation vector.
+            const glm::dvec3 rotation =
+                rotationVector(glm::quat_cast(atA[k].orientation), glm::quat_cast(atB[k].orientation));
+            EXPECT_LT(glm::length(rotation - motion.rotation), 1e-9) << "copy " << k;
+            EXPECT_NEAR(glm::determinant(atA[k].orientation), 1.0, 1e-12);
+            matched.insert(k);
+        }
+    EXPECT_EQ(matched.size(), 4u);
+}
+
+TEST(Viewer, PaintedMaskFreezesTheLowerHalfAndRampsUp) {
+    const Mesh sphere = icosphere(3, glm::vec3(5.0f, 20.0f, -3.0f), 10.0f);
+    const std::vector<float> mask = paintedMask(sphere.positions);
+    ASSERT_EQ(mask.size(), sphere.positions.size());
+    const float rampEnd = 20.0f + kPaintedRamp * 20.0f;
+    for (size_t i = 0; i < mask.size(); ++i) {
+        const float y = sphere.positions[i].y;
+        if (y <= 20.0f) {
+            EXPECT_EQ(mask[i], 0.0f) << "y " << y;
+        }
+        if (y >= rampEnd) {
+            EXPECT_EQ(mask[i], 1.0f) << "y " << y;
+        }
+        EXPECT_TRUE(mask[i] >= 0.0f && mask[i] <= 1.0f);
+        for (size_t j = 0; j < mask.size(); ++j) { // higher is never more frozen
+            if (sphere.positions[j].y > y) {
+                EXPECT_GE(mask[j], mask[i]);
+            }
+        }
+    }
+    const std::vector<uint32_t> order{2, 0, 1};
+    EXPECT_EQ(inChunkOrder(std::vector<float>{0.0f, 0.5f, 1.0f}, order), (std::vector<float>{1.0f, 0.0f, 0.5f}));
+}
+
+TEST(Viewer, KeysToggleMirrorPlanesMaskAndModeWithinTheToolLimit) {
+    EXPECT_EQ(toggleForKey('X'), Toggle::MirrorX);
+    EXPECT_EQ(toggleForKey('M'), Toggle::Mask);
+    EXPECT_EQ(toggleForKey('C'), Toggle::Mode);
+    EXPECT_EQ(toggleForKey('R'), Toggle::Restart);
+    EXPECT_EQ(toggleForKey('Q'), std::nullopt);
+
+    LiveSettings settings;
+    EXPECT_TRUE(applyToggle(settings, Toggle::MirrorX, 3).applied);
+    EXPECT_TRUE(applyToggle(settings, Toggle::MirrorZ, 3).applied);
+    EXPECT_EQ(settings.symmetry.axes, kSymmetryX | kSymmetryZ);
+    // Three hands mirrored in xyz would be 24 tools: refused, nothing changes.
+    const ToggleResult refused = applyToggle(settings, Toggle::MirrorY, 3);
+    EXPECT_FALSE(refused.applied);
+    EXPECT_NE(refused.message.find("refused"), std::string::npos) << refused.message;
+    EXPECT_EQ(settings.symmetry.axes, kSymmetryX | kSymmetryZ);
+    EXPECT_TRUE(applyToggle(settings, Toggle::MirrorY, 2).applied); // two hands: 16
+    EXPECT_TRUE(applyToggle(settings, Toggle::Mask, 2).applied);
+    EXPECT_TRUE(applyToggle(settings, Toggle::Mode, 2).applied);
+    EXPECT_EQ(describe(settings), "mirror xyz, mask on, continuous");
+    EXPECT_TRUE(applyToggle(settings, Toggle::MirrorX, 2).applied);
+    EXPECT_TRUE(applyToggle(settings, Toggle::MirrorY, 2).applied);
+    EXPECT_TRUE(applyToggle(settings, Toggle::MirrorZ, 2).applied);
+    EXPECT_TRUE(applyToggle(settings, Toggle::Mask, 2).applied);
+    EXPECT_TRUE(applyToggle(settings, Toggle::Mode, 2).applied);
+    EXPECT_EQ(describe(settings), "");
 }
 
 } // namespace

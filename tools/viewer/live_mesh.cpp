@@ -44,6 +44,9 @@ LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh
                           "the vertex buffer", BufferMemory::DeviceLocal);
     chunkIds_ = GpuBuffer(context, VkDeviceSize(vertexCount_) * 4, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, "chunk ids");
     std::memcpy(chunkIds_.mapped(), mesh.chunkOfVertex.data(), size_t(vertexCount_) * 4);
+    mask_ = GpuBuffer(context, VkDeviceSize(vertexCount_) * 4,
+                      VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the mask");
+    setMask({});
     indices_ = GpuBuffer(context, std::max<VkDeviceSize>(VkDeviceSize(indexCount_) * 4, 16),
                          VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "the triangles");
     if (indexCount_ > 0) std::memcpy(indices_.mapped(), mesh.triangles.data(), size_t(indexCount_) * 4);
@@ -62,6 +65,7 @@ LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh
     renderer.normals = {vertices_.handle(), kNormalOffset, kVertexStride};
     renderer.triangles = mesh.triangles;
     renderer.chunks = mesh.chunks;
+    renderer.mask = {mask_.handle(), 0, 4};
     live_ = std::make_unique<LiveMove>(context, renderer, options);
 }
 
@@ -82,8 +86,15 @@ void LiveMesh::recordReset(VkCommandBuffer commands) {
 
 RecordReport LiveMesh::recordFrame(VkCommandBuffer commands, const PlaybackFrame& frame) {
     if (frame.reset) recordReset(commands);
-    if (frame.grab) live_->begin(playback_.stroke(), playback_.posesA());
-    if (frame.drag) live_->update(playback_.posesAt(frame.u)); // refused: the previous shape stays
+    if (frame.grab) {
+        live_->begin(playback_.stroke(), playback_.posesA(), mode_);
+        poses_.assign(playback_.posesA().begin(), playback_.posesA().end());
+    }
+    if (frame.drag) {
+        const std::span<const Pose> posesB = playback_.posesAt(frame.u);
+        if (live_->update(posesB, segmentTolerance_)) poses_.assign(posesB.begin(), posesB.end());
+        // refused: the previous shape stays
+    }
     const RecordReport report = live_->record(commands);
     // A refused update or a failed record leaves a message; each new one is printed once.
     if (!live_->lastError().empty() && live_->lastError() != lastError_) {
@@ -97,10 +108,47 @@ void LiveMesh::finishFrame(const PlaybackFrame& frame) {
     if (frame.release && live_->moving()) live_->commit();
 }
 
+void LiveMesh::setMask(std::span<const float> mask) {
+    auto* values = static_cast<float*>(mask_.mapped());
+    if (mask.empty()) std::fill_n(values, vertexCount_, 1.0f);
+    else std::memcpy(values, mask.data(), size_t(vertexCount_) * 4);
+}
+
+void LiveMesh::setMode(MoveMode mode, double segmentTolerance) {
+    mode_ = mode;
+    segmentTolerance_ = segmentTolerance;
+}
+
+bool LiveMesh::cancel() {
+    if (!live_->moving()) return false;
+    live_->cancel();
+    return true;
+}
+
+std::vector<glm::vec3> LiveMesh::readPositions(Context& context, VkCommandPool pool) const {
+    GpuBuffer host(context, vertices_.size(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, "the vertices read back");
+    submitAndWait(context, pool, [&](VkCommandBuffer commands) {
+        // After the solver's writes and the draws' reads of earlier submissions.
+        memoryBarrier(vk_, commands,
+                      kVertexStages | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_TRANSFER_BIT,
+                      VK_ACCESS_TRANSFER_READ_BIT);
+        const VkBufferCopy region{0, 0, vertices_.size()};
+        vkCmdCopyBuffer(commands, vertices_.handle(), host.handle(), 1, &region);
+        memoryBarrier(vk_, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_HOST_BIT, VK_ACCESS_HOST_READ_BIT);
+    });
+    std::vector<glm::vec3> positions(vertexCount_);
+    const auto* in = static_cast<const float*>(host.mapped());
+    for (uint32_t i = 0; i < vertexCount_; ++i) std::memcpy(&positions[i], in + 6 * i, 12);
+    return positions;
+}
+
 DrawCall LiveMesh::drawCall() const {
     DrawCall draw;
     draw.vertices = vertices_.handle();
     draw.chunkIds = chunkIds_.handle();
+    draw.mask = mask_.handle();
     draw.indices = indices_.handle();
     draw.indexCount = indexCount_;
     return draw;

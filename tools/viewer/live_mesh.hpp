@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -19,12 +20,14 @@
 namespace sculptflow::viewer {
 
 // Owns the vertex buffer (positions and normals interleaved, voxels; vertex,
-// storage and transfer usage, device-local), the chunk ids and the triangles
+// storage and transfer usage, device-local), the chunk ids, the mask (the
+// renderer's, which the solver reads: RendererMesh::mask) and the triangles
 // (host-visible), the undeformed vertices (for a reset) and the LiveMove.
 class LiveMesh {
 public:
     // Uploads the mesh through `pool` on the context's queue (and waits), then
-    // builds the LiveMove over it. Throws sculptflow::Error.
+    // builds the LiveMove over it, with a mask of 1 (every vertex free). Throws
+    // sculptflow::Error.
     LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh, const Stroke& stroke,
              const LiveMoveOptions& options);
     ~LiveMesh();
@@ -40,8 +43,28 @@ public:
     // After the frame's command buffer is complete: commits on release.
     void finishFrame(const PlaybackFrame& frame);
 
+    // The mask, one value a vertex in the chunked order, or every vertex free
+    // (empty). Written through the mapping: no submitted frame may still run.
+    void setMask(std::span<const float> mask);
+    // What the next grab applies: the mirror planes, and the mode (continuous
+    // mode solves each segment to segmentTolerance voxels).
+    void setSymmetry(const Symmetry& symmetry) { playback_.setSymmetry(symmetry); }
+    void setMode(MoveMode mode, double segmentTolerance);
+    // Drops the drag in progress (LiveMove::cancel): the next recordFrame, with
+    // nothing to do, restores the grab's shape; then a reset and grab may follow.
+    // True when there was a drag to drop.
+    bool cancel();
+    // The symmetry the stroke plays with, and the tools' poses of the last grab or drag.
+    const Symmetry& symmetry() const { return playback_.stroke().symmetry; }
+    std::span<const Pose> poses() const { return poses_; }
+    const Stroke& stroke() const { return playback_.stroke(); }
+
+    // The vertex buffer's positions (voxels, chunked order), read back through
+    // `pool` after everything submitted before (and waited for). Tests and tools only.
+    std::vector<glm::vec3> readPositions(Context& context, VkCommandPool pool) const;
+
     // The buffers for MeshPipeline::record (push and background left to the caller).
-    DrawCall drawCall() const;
+    DrawCall drawCall() const; // with the mask
     double gpuMilliseconds() const { return live_->gpuMilliseconds(); }
     uint32_t vertexCount() const { return vertexCount_; }
     size_t chunkCount() const { return chunks_.size(); }
@@ -58,8 +81,12 @@ private:
     GpuBuffer vertices_;
     GpuBuffer undeformed_;
     GpuBuffer chunkIds_;
+    GpuBuffer mask_;
     GpuBuffer indices_;
     StrokePlayback playback_;
+    std::vector<Pose> poses_; // the tools' latest poses, for their gizmos
+    MoveMode mode_ = MoveMode::Move;
+    double segmentTolerance_ = kDefaultSegmentTolerance;
     std::unique_ptr<LiveMove> live_;
     std::string lastError_;
 };

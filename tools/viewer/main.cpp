@@ -11,7 +11,9 @@
 int main(int argc, char** argv) {
     using namespace sculptflow::viewer;
     CLI::App app{"sculptflow-viewer: plays a stroke as a live drag on a mesh through the per-frame GPU path.\n"
-                 "Windowed by default (GLFW); --headless-frames N renders offscreen without a display."};
+                 "Windowed by default (GLFW); --headless-frames N renders offscreen without a display.\n"
+                 "Keys: X, Y, Z mirror the tool across that plane (its copies' gizmos in blue), M the mask\n"
+                 "(frozen parts dark), C continuous or move-tool mode, R restart the drag."};
     ViewerOptions options;
     std::string checkScreenshot;
     addViewerOptions(app, options, checkScreenshot);

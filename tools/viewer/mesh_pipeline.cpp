@@ -26,11 +26,13 @@ MeshPipeline::MeshPipeline(const Context& context, VkFormat depthFormat) : devic
         layoutInfo.pPushConstantRanges = &range;
         SF_VK_CHECK(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout_));
 
-        const VkVertexInputBindingDescription bindings[2] = {{0, kVertexStride, VK_VERTEX_INPUT_RATE_VERTEX},
-                                                             {1, 4, VK_VERTEX_INPUT_RATE_VERTEX}};
-        const VkVertexInputAttributeDescription attributes[3] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+        const VkVertexInputBindingDescription bindings[3] = {{0, kVertexStride, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                             {1, 4, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                             {2, 4, VK_VERTEX_INPUT_RATE_VERTEX}};
+        const VkVertexInputAttributeDescription attributes[4] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
                                                                  {1, 0, VK_FORMAT_R32G32B32_SFLOAT, kNormalOffset},
-                                                                 {2, 1, VK_FORMAT_R32_UINT, 0}};
+                                                                 {2, 1, VK_FORMAT_R32_UINT, 0},
+                                                                 {3, 2, VK_FORMAT_R32_SFLOAT, 0}};
         pipeline_ = createMeshPipeline(context, {vertexShader_, fragmentShader_, bindings, attributes, layout_,
                                                  renderPass_});
     } catch (...) {
@@ -70,15 +72,30 @@ void MeshPipeline::record(VkCommandBuffer commands, VkFramebuffer framebuffer, V
     const VkRect2D scissor{{0, 0}, extent};
     vkCmdSetViewport(commands, 0, 1, &viewport);
     vkCmdSetScissor(commands, 0, 1, &scissor);
+    vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
+    constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     if (draw.indexCount > 0) {
-        vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_GRAPHICS, pipeline_);
-        vkCmdPushConstants(commands, layout_, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0,
-                           sizeof(ViewerPushConstants), &draw.push);
-        const VkBuffer buffers[2] = {draw.vertices, draw.chunkIds};
-        const VkDeviceSize offsets[2] = {0, 0};
-        vkCmdBindVertexBuffers(commands, 0, 2, buffers, offsets);
+        vkCmdPushConstants(commands, layout_, kStages, 0, sizeof(ViewerPushConstants), &draw.push);
+        const VkBuffer buffers[3] = {draw.vertices, draw.chunkIds, draw.mask};
+        const VkDeviceSize offsets[3] = {0, 0, 0};
+        vkCmdBindVertexBuffers(commands, 0, 3, buffers, offsets);
         vkCmdBindIndexBuffer(commands, draw.indices, 0, VK_INDEX_TYPE_UINT32);
         vkCmdDrawIndexed(commands, draw.indexCount, 1, 0, 0, 0);
+    }
+    if (!draw.overlays.empty()) {
+        VkClearAttachment depth{VK_IMAGE_ASPECT_DEPTH_BIT, 0, {}};
+        depth.clearValue.depthStencil = {1.0f, 0};
+        const VkClearRect rect{scissor, 0, 1};
+        vkCmdClearAttachments(commands, 1, &depth, 1, &rect);
+    }
+    for (const OverlayDraw& overlay : draw.overlays) {
+        ViewerPushConstants push = draw.push;
+        push.color = glm::vec4(overlay.color, 0.0f); // one colour: no chunk shades
+        vkCmdPushConstants(commands, layout_, kStages, 0, sizeof(ViewerPushConstants), &push);
+        const VkBuffer buffers[3] = {overlay.vertices, overlay.attributes, overlay.attributes};
+        const VkDeviceSize offsets[3] = {overlay.vertexOffset, 0, overlay.maskOffset};
+        vkCmdBindVertexBuffers(commands, 0, 3, buffers, offsets);
+        vkCmdDraw(commands, overlay.vertexCount, 1, 0, 0);
     }
     vkCmdEndRenderPass(commands);
 }

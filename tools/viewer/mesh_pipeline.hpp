@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include <glm/glm.hpp>
 #include <volk.h>
@@ -15,7 +16,8 @@ namespace sculptflow::viewer {
 
 // Vertex buffer layout: binding 0 holds position and normal interleaved (voxels,
 // float xyz each, 24 bytes a vertex: what the solver and its normals pass write);
-// binding 1 one uint32 per vertex, the vertex's chunk, for its shade.
+// binding 1 one uint32 per vertex, the vertex's chunk, for its shade; binding 2
+// one float per vertex, its mask (spec §3.5: 1 free, 0 frozen, shown darker).
 inline constexpr uint32_t kVertexStride = 24;
 inline constexpr uint32_t kNormalOffset = 12;
 
@@ -29,14 +31,27 @@ struct ViewerPushConstants {
 };
 static_assert(sizeof(ViewerPushConstants) == 128);
 
+// Triangles drawn over the mesh in one colour (the depth is cleared first, so a
+// tool's gizmo shows even inside the mesh), with the mesh's vertex layout.
+struct OverlayDraw {
+    VkBuffer vertices = VK_NULL_HANDLE; // binding 0, from vertexOffset
+    VkDeviceSize vertexOffset = 0;
+    VkBuffer attributes = VK_NULL_HANDLE; // binding 1 from 0, binding 2 from maskOffset
+    VkDeviceSize maskOffset = 0;
+    uint32_t vertexCount = 0;
+    glm::vec3 color{1.0f}; // linear
+};
+
 // The buffers and camera of one draw.
 struct DrawCall {
     VkBuffer vertices = VK_NULL_HANDLE; // binding 0
     VkBuffer chunkIds = VK_NULL_HANDLE; // binding 1
+    VkBuffer mask = VK_NULL_HANDLE;     // binding 2
     VkBuffer indices = VK_NULL_HANDLE;  // uint32 triangles
     uint32_t indexCount = 0;
     ViewerPushConstants push{};
     glm::vec3 background{0.0f}; // linear
+    std::vector<OverlayDraw> overlays; // after the mesh, in order
 };
 
 // Owns the shader modules, render pass, pipeline layout and pipeline. Viewport
@@ -50,7 +65,7 @@ public:
 
     VkRenderPass renderPass() const { return renderPass_; }
 
-    // Records the render pass: clear, draw. Its dependencies order it after the
+    // Records the render pass: clear, draw, overlays. Its dependencies order it after the
     // previous frame's reads of the colour image (blit, readback) and make the
     // colour image ready for transfer reads (TRANSFER_SRC_OPTIMAL) after it.
     // The vertex buffer's own barrier comes before it (LiveMove::record ends with one).

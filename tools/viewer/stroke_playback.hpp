@@ -37,6 +37,8 @@ public:
     explicit StrokePlayback(const Stroke& stroke);
 
     const Stroke& stroke() const { return stroke_; }
+    // The mirror planes the stroke plays with (LiveMove::begin reads them).
+    void setSymmetry(const Symmetry& symmetry) { stroke_.symmetry = symmetry; }
     // Each tool's first pose: pose A of every drag.
     std::span<const Pose> posesA() const { return posesA_; }
     // Each tool's pose at the fraction u ∈ [0, 1] of the stroke's time span, as a

@@ -17,11 +17,15 @@
 #include "frame_ring.hpp"
 #include "frame_stats.hpp"
 #include "live_mesh.hpp"
+#include "live_settings.hpp"
 #include "mesh_pipeline.hpp"
+#include "painted_mask.hpp"
 #include "render_target.hpp"
 #include "screenshot.hpp"
 #include "swapchain.hpp"
+#include "tool_gizmos.hpp"
 #include "viewer_device.hpp"
+#include "viewer_symmetry.hpp"
 #include "vulkan_check.hpp"
 #include "window.hpp"
 
@@ -35,6 +39,8 @@ const glm::vec3 kFillDirection = glm::normalize(glm::vec3(0.8f, -0.2f, 0.5f));
 const glm::vec3 kBackground{0.94f, 0.94f, 0.95f}; // sRGB
 const glm::vec3 kClay{0.80f, 0.60f, 0.48f};       // sRGB
 constexpr float kChunkShade = 0.2f; // with --show-chunks
+const glm::vec3 kToolColor{0.95f, 0.45f, 0.10f}; // sRGB: the tools' gizmos
+const glm::vec3 kCopyColor{0.20f, 0.55f, 0.95f}; // sRGB: their mirrored copies'
 
 float srgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
 glm::vec3 srgbToLinear(const glm::vec3& c) { return {srgbToLinear(c.r), srgbToLinear(c.g), srgbToLinear(c.b)}; }
@@ -64,6 +70,11 @@ private:
     bool windowed() const { return window_ != nullptr; }
     void recreateSwapchain();
     void updateCamera();
+    // Hands settings_ to the mesh and frames the camera for them. The GPU must be
+    // idle: the mask is written through its mapping.
+    void applySettings();
+    // A key's toggle: applied, then the drag starts again from a reset.
+    void toggle(int key);
     // Renders one frame; false when the swapchain had to be recreated first (no frame drawn).
     bool renderFrame();
     void finish(ViewerResult& result);
@@ -79,8 +90,17 @@ private:
     std::unique_ptr<Swapchain> swapchain_;
     std::unique_ptr<RenderTarget> target_;
     std::unique_ptr<LiveMesh> mesh_;
+    std::unique_ptr<ToolGizmos> gizmos_;
 
     VkFormat depthFormat_ = VK_FORMAT_UNDEFINED;
+    std::vector<glm::vec3> undeformed_;     // voxels, chunked order
+    std::vector<uint32_t> originalIndex_;   // the input's vertex of each
+    std::vector<float> mask_;               // what the mask shows when on (chunked order)
+    LiveSettings settings_;
+    double segmentTolerance_ = kDefaultSegmentTolerance;
+    float gizmoRadius_ = 1.0f;
+    uint32_t gizmoCount_ = 0;               // tool copies drawn in the last frame
+    uint64_t playbackStart_ = 0;            // the frame the current playback loop started
     std::vector<std::vector<glm::vec3>> framed_;
     ViewerPushConstants push_{};
     uint32_t dragFrames_ = 1;
@@ -101,7 +121,15 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     LiveMoveOptions liveOptions;
     liveOptions.solver = solverOptions(options_);
     dragFrames_ = dragFrames(options_);
-    framed_ = framedPoints(chunked.positions, inputs.move);
+    // Continuous mode holds the whole playback to --tol (spec §2).
+    segmentTolerance_ = options_.tolerance / std::max(dragFrames_ - 1, 1u);
+    if (options_.paintMask && !inputs.mask.empty())
+        throw Error("--paint-mask: the mesh already has a mask (" + inputs.maskSource + ")");
+    mask_ = inputs.mask.empty() ? paintedMask(chunked.positions) : inChunkOrder(inputs.mask, chunked.originalIndex);
+    settings_ = {viewerSymmetry(inputs, options_.inputs), options_.paintMask || !inputs.mask.empty(), inputs.mode};
+    undeformed_ = chunked.positions;
+    originalIndex_ = chunked.originalIndex;
+    gizmoRadius_ = gizmoRadius(inputs.stroke);
 
     const bool validation = options_.validation || validationRequestedByEnvironment();
     std::vector<const char*> extensions;
@@ -129,7 +157,8 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     }
     target_ = std::make_unique<RenderTarget>(*context_, extent, depthFormat_, pipeline_->renderPass());
     mesh_ = std::make_unique<LiveMesh>(*context_, ring_->pool(), chunked, inputs.stroke, liveOptions);
-    updateCamera();
+    gizmos_ = std::make_unique<ToolGizmos>(*context_);
+    applySettings();
 
     result_.deviceName = device_->deviceName();
     result_.vertices = mesh_->vertexCount();
@@ -138,10 +167,21 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
         std::printf("sculptflow-viewer: %s, %u vertices in %zu chunks of %.3g voxels, %s on %s%s\n",
                     inputs.description.c_str(), result_.vertices, mesh_->chunkCount(), chunked.blockSize,
                     options_.method.c_str(), result_.deviceName.c_str(), validation ? ", validation on" : "");
+    if (!options_.quiet) {
+        // The viewer's own origin and segments, which the inputs' line above does not know.
+        const glm::dvec3& c = settings_.symmetry.origin;
+        std::printf("sculptflow-viewer: mirror planes through (%g, %g, %g); continuous mode: %u segments a "
+                    "playback at %.3g voxel each; %s\n",
+                    c.x, c.y, c.z, std::max(dragFrames_ - 1, 1u), segmentTolerance_,
+                    describe(settings_).empty() ? "move-tool mode, no mirror, no mask" : describe(settings_).c_str());
+    }
+    if (!options_.quiet && windowed())
+        std::printf("keys: X, Y, Z mirror across that plane, M mask, C continuous/move mode, R restart\n");
 }
 
 Viewer::~Viewer() {
     if (device_ && device_->device()) vkDeviceWaitIdle(device_->device());
+    gizmos_.reset();
     mesh_.reset();
     target_.reset();
     swapchain_.reset();
@@ -163,6 +203,27 @@ void Viewer::updateCamera() {
     push_.key = glm::vec4(toWorld * kKeyDirection, kKey);
     push_.fill = glm::vec4(toWorld * kFillDirection, kFill);
     push_.color = glm::vec4(srgbToLinear(kClay), options_.showChunks ? kChunkShade : 0.0f);
+}
+
+void Viewer::applySettings() {
+    mesh_->setSymmetry(settings_.symmetry);
+    mesh_->setMode(settings_.mode, segmentTolerance_);
+    mesh_->setMask(settings_.mask ? std::span<const float>(mask_) : std::span<const float>());
+    framed_ = framedPoints(undeformed_, moveToolMotion(mesh_->stroke()));
+    updateCamera();
+}
+
+void Viewer::toggle(int key) {
+    const std::optional<Toggle> asked = toggleForKey(key);
+    if (!asked) return;
+    const ToggleResult result = applyToggle(settings_, *asked, mesh_->stroke().tools.size());
+    if (!options_.quiet) std::printf("sculptflow-viewer: %s\n", result.message.c_str());
+    if (!result.applied) return;
+    SF_VK_CHECK(vkDeviceWaitIdle(device_->device()));
+    applySettings();
+    // A drag in progress is cancelled: this frame restores the grab's shape, the
+    // next resets and grabs (max: a second key in the same frame keeps that order).
+    playbackStart_ = std::max(playbackStart_, frame_ + (mesh_->cancel() ? 1 : 0));
 }
 
 void Viewer::recreateSwapchain() {
@@ -194,12 +255,20 @@ bool Viewer::renderFrame() {
         else SF_VK_CHECK(acquired);
     }
 
-    const PlaybackFrame playback = playbackFrame(frame_, dragFrames_, options_.holdFrames, true);
+    // Before playbackStart_: the frame that restores a cancelled drag, with nothing else to do.
+    PlaybackFrame playback;
+    if (frame_ >= playbackStart_)
+        playback = playbackFrame(frame_ - playbackStart_, dragFrames_, options_.holdFrames, true);
+    playback.reset = playback.grab && frame_ > 0;
     VkCommandBuffer commands = ring_->begin(slot_);
     const RecordReport report = mesh_->recordFrame(commands, playback);
     DrawCall draw = mesh_->drawCall();
     draw.push = push_;
     draw.background = srgbToLinear(kBackground);
+    const std::vector<ToolCopy> copies = toolCopies(mesh_->poses(), mesh_->symmetry());
+    draw.overlays = gizmos_->update(slot_, copies, mesh_->stroke().voxelSize, gizmoRadius_, srgbToLinear(kToolColor),
+                                    srgbToLinear(kCopyColor));
+    gizmoCount_ = uint32_t(std::min(copies.size(), kMaxTools));
     pipeline_->record(commands, target_->framebuffer(), target_->extent(), draw);
     if (windowed()) swapchain_->recordBlit(commands, image, target_->colorImage(), target_->extent());
     SF_VK_CHECK(vkEndCommandBuffer(commands));
@@ -242,7 +311,9 @@ bool Viewer::renderFrame() {
     result_.maxChunksSolved = std::max(result_.maxChunksSolved, report.chunksSolved);
     if (stats_.frame(report, gpuMs)) {
         const std::string summary = stats_.summary();
-        if (windowed()) window_->setTitle("sculptflow-viewer | " + summary);
+        const std::string settings = describe(settings_);
+        if (windowed())
+            window_->setTitle("sculptflow-viewer | " + summary + (settings.empty() ? "" : " | " + settings));
         if (!options_.quiet) std::printf("frame %llu: %s\n", (unsigned long long)frame_, summary.c_str());
         std::fflush(stdout);
     }
@@ -260,7 +331,10 @@ ViewerResult Viewer::run() {
         if (windowed()) {
             window_->pollEvents();
             if (window_->shouldClose()) break;
+            for (const int key : window_->takeKeys()) toggle(key);
         }
+        for (const auto& [frame, key] : options_.keyPresses)
+            if (frame == frame_) toggle(key);
         renderFrame();
     }
     SF_VK_CHECK(vkDeviceWaitIdle(device_->device()));
@@ -271,6 +345,19 @@ ViewerResult Viewer::run() {
     result_.meanSolverMilliseconds =
         solverCount_ ? solverSum_ / double(solverCount_) : std::numeric_limits<double>::quiet_NaN();
     result_.lastError = mesh_->lastError();
+    result_.symmetry = mesh_->symmetry();
+    result_.mode = settings_.mode;
+    result_.toolGizmos = gizmoCount_;
+    // Back in the input's vertex order.
+    if (settings_.mask) {
+        result_.mask.resize(mask_.size());
+        for (size_t i = 0; i < mask_.size(); ++i) result_.mask[originalIndex_[i]] = mask_[i];
+    }
+    if (options_.readBackPositions) {
+        const std::vector<glm::vec3> positions = mesh_->readPositions(*context_, ring_->pool());
+        result_.positions.resize(positions.size());
+        for (size_t i = 0; i < positions.size(); ++i) result_.positions[originalIndex_[i]] = positions[i];
+    }
     return result_;
 }
 

@@ -7,7 +7,10 @@
 #include <utility>
 #include <vector>
 
+#include <glm/glm.hpp>
+
 #include "mesh_renderer.hpp" // RgbaImage
+#include "motion.hpp"
 #include "viewer_options.hpp"
 
 namespace sculptflow::viewer {
@@ -23,6 +26,11 @@ struct ViewerResult {
     uint32_t maxChunksSolved = 0;  // in one frame
     double meanSolverMilliseconds = 0.0; // GPU, over the frames that were timed (NaN: none)
     std::string lastError;         // the last refusal from the live move, if any
+    Symmetry symmetry;             // the mirror planes at the end (origin in world units)
+    MoveMode mode = MoveMode::Move;
+    uint32_t toolGizmos = 0;       // tools and mirrored copies drawn in the last frame
+    std::vector<float> mask;       // the mask at the end, input vertex order; empty: off
+    std::vector<glm::vec3> positions; // voxels, input vertex order (ViewerOptions::readBackPositions)
 };
 
 // Loads the inputs, sets Vulkan up, renders, saves the screenshot if asked, and

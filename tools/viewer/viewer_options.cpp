@@ -26,6 +26,11 @@ SolverOptions solverOptions(const ViewerOptions& options) {
 
 void addViewerOptions(CLI::App& app, ViewerOptions& options, std::string& checkScreenshot) {
     cli::addMoveInputOptions(app, options.inputs);
+    cli::addMoveModeOptions(app, options.inputs);
+    // The viewer's default origin differs from the CLI's (viewerSymmetry).
+    app.get_option("--symmetry-origin")
+        ->description("A point X,Y,Z on every mirror plane, world units (default: a JSON stroke's own, else the "
+                      "mesh's centre)");
     cli::addMethodOptions(app, options.method, options.tolerance);
     app.add_option("--frames", options.frames, "Windowed: quit after N frames (default: when the window closes)");
     app.add_option("--headless-frames", options.headlessFrames,
@@ -55,6 +60,9 @@ void addViewerOptions(CLI::App& app, ViewerOptions& options, std::string& checkS
                  "Khronos validation with synchronization checks (also SCULPTFLOW_VALIDATION=1); "
                  "any message makes the exit status non-zero");
     app.add_flag("--show-chunks", options.showChunks, "Shade each chunk (voxel block) a little lighter or darker");
+    app.add_flag("--paint-mask", options.paintMask,
+                 "Start with the painted mask preview: the mesh's lower half frozen, ramping to free above "
+                 "(key M toggles the mask: --mask's, the PLY's, else this one)");
     app.add_flag("--quiet", options.quiet, "No line a second on stdout");
     app.add_option("--check-screenshot", checkScreenshot,
                    "Only check that a saved screenshot is not blank (exit status 1 if it is)")

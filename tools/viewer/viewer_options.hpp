@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -13,7 +14,7 @@
 namespace sculptflow::viewer {
 
 struct ViewerOptions {
-    cli::MoveInputArgs inputs;    // --mesh, --stroke, --voxel-size, --kind
+    cli::MoveInputArgs inputs;    // --mesh, --stroke, --voxel-size, --kind, --mode, --mask, --symmetry[-origin]
     std::string method = "bs32";  // --method
     double tolerance = 0.1;       // --tol, voxels
     uint32_t frames = 0;          // windowed: quit after this many frames; 0: when the window closes
@@ -29,9 +30,14 @@ struct ViewerOptions {
     // the layer's own allocations would upset LeakSanitizer: it leaks with it on.)
     bool synchronizationValidation = true;
     bool showChunks = false;      // shade each chunk a little lighter or darker
+    bool paintMask = false;       // the painted mask preview (paintedMask) on from the start
     bool quiet = false;           // no line a second on stdout
     // Library only (tests): frames whose image is read back into ViewerResult::captures.
     std::vector<uint64_t> captureFrames;
+    // Library only (tests): keys pressed before a frame (frame, GLFW key code), as a window would.
+    std::vector<std::pair<uint64_t, int>> keyPresses;
+    // Library only (tests): read the vertices back at the end (ViewerResult::positions).
+    bool readBackPositions = false;
 };
 
 // Frames one playback of the stroke takes under these options.

@@ -1,6 +1,8 @@
 // GLFW: the window, its resize flag and title, and the Vulkan surface.
 #include "window.hpp"
 
+#include <utility>
+
 // volk.h (through window.hpp) declares the Vulkan types first, so GLFW declares its
 // Vulkan functions; GLFW_INCLUDE_NONE keeps it from including any GL header.
 #define GLFW_INCLUDE_NONE
@@ -39,6 +41,9 @@ Window::Window(uint32_t width, uint32_t height, const std::string& title) {
     glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* window, int, int) {
         static_cast<Window*>(glfwGetWindowUserPointer(window))->resized_ = true;
     });
+    glfwSetKeyCallback(window_, [](GLFWwindow* window, int key, int, int action, int) {
+        if (action == GLFW_PRESS) static_cast<Window*>(glfwGetWindowUserPointer(window))->keys_.push_back(key);
+    });
 }
 
 Window::~Window() {
@@ -70,6 +75,8 @@ void Window::waitWhileMinimised() const {
 }
 
 void Window::setTitle(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
+
+std::vector<int> Window::takeKeys() { return std::exchange(keys_, {}); }
 
 bool Window::takeResized() {
     const bool resized = resized_;

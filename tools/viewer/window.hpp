@@ -32,12 +32,15 @@ public:
     void setTitle(const std::string& title);
     // True once after each resize of the framebuffer.
     bool takeResized();
+    // The keys pressed since the last call (GLFW key codes), in order.
+    std::vector<int> takeKeys();
 
     GLFWwindow* handle() const { return window_; }
 
 private:
     GLFWwindow* window_ = nullptr;
     bool resized_ = false;
+    std::vector<int> keys_;
 };
 
 // The window's VkSurfaceKHR, destroyed before the instance it was made from.

@@ -1,6 +1,7 @@
 #version 460
 // The viewer's fragment stage: two-sided Lambert lighting (key, fill, ambient) of
-// a clay colour, each chunk slightly lighter or darker so that the blocks show.
+// a clay colour, each chunk slightly lighter or darker so that the blocks show,
+// masked (frozen) parts in a dark slate, as sculpting apps show them.
 
 layout(push_constant) uniform Push {
     mat4 viewProjection;
@@ -13,8 +14,11 @@ layout(push_constant) uniform Push {
 layout(location = 0) in vec3 worldPosition;
 layout(location = 1) in vec3 worldNormal;
 layout(location = 2) flat in uint chunk;
+layout(location = 3) in float mask; // 1 free, 0 frozen
 
 layout(location = 0) out vec4 outColor;
+
+const vec3 kFrozen = vec3(0.03, 0.05, 0.14); // linear
 
 // A shade in [-1, 1] per chunk (an integer hash), the same every frame.
 float chunkShade(uint c) {
@@ -37,5 +41,6 @@ void main() {
     float light = push.eye.w + push.key.w * max(dot(n, push.key.xyz), 0.0) +
                   push.fill.w * max(dot(n, push.fill.xyz), 0.0);
     vec3 albedo = push.color.rgb * (1.0 + push.color.w * chunkShade(chunk));
+    albedo = mix(kFrozen, albedo, mask);
     outColor = vec4(albedo * min(light, 1.0), 1.0);
 }

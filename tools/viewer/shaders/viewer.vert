@@ -1,10 +1,11 @@
 #version 460
 // The viewer's vertex stage: positions and normals in voxels, straight from the
-// buffer the solver writes; a per-chunk shade from a static stream.
+// buffer the solver writes; a per-chunk shade and the mask from static streams.
 
 layout(location = 0) in vec3 inPosition; // voxels
 layout(location = 1) in vec3 inNormal;   // recomputed by the solver's normals pass
 layout(location = 2) in uint inChunk;    // the chunk (voxel block) of the vertex
+layout(location = 3) in float inMask;    // spec §3.5: 1 free, 0 frozen
 
 // Shared with viewer.frag and ViewerPushConstants in mesh_pipeline.cpp.
 layout(push_constant) uniform Push {
@@ -18,10 +19,13 @@ layout(push_constant) uniform Push {
 layout(location = 0) out vec3 worldPosition;
 layout(location = 1) out vec3 worldNormal;
 layout(location = 2) flat out uint chunk;
+layout(location = 3) out float mask;
 
 void main() {
     worldPosition = inPosition;
     worldNormal = inNormal;
     chunk = inChunk;
+    // As the solver reads it: clamped to [0, 1], NaN frozen.
+    mask = isnan(inMask) ? 0.0 : clamp(inMask, 0.0, 1.0);
     gl_Position = push.viewProjection * vec4(inPosition, 1.0);
 }
