@@ -2,8 +2,9 @@
 // vertices around the tool's tip, GPU timestamps):
 //   modes/move, modes/continuous: the whole stroke at once against its 47
 //     segments in turn (counters: segments, ms_per_segment, evals over the stroke);
-//   mask/none, mask/90pct-scattered, mask/90pct-slab: no mask against one that
-//     freezes 90% of the vertices, at random or all but a slab through the tip;
+//   mask/none, mask/90pct-scattered, mask/90pct-slab, mask/all-zero: no mask against
+//     one that freezes 90% of the vertices (at random, or all but a slab through the
+//     tip) and one that freezes all (the runs' fixed cost);
 //   symmetry/none, symmetry/xyz-corner: the tool against its 8 mirrored copies,
 //     with the mirror planes' corner 6 radii from the tip, so that the copies reach
 //     few of the ball's vertices.
@@ -74,7 +75,7 @@ void moveMode(benchmark::State& state, MoveMode mode) {
     }
 }
 
-enum class MaskKind { None, Scattered, Slab };
+enum class MaskKind { None, Scattered, Slab, AllZero };
 
 std::vector<float> ninetyPercentZero(MaskKind kind) {
     std::vector<float> mask;
@@ -84,7 +85,9 @@ std::vector<float> ninetyPercentZero(MaskKind kind) {
     const glm::vec3 along = glm::normalize(glm::vec3(tool.translation));
     for (size_t i = 0; i < kVertices; ++i) {
         bool free = false;
-        if (kind == MaskKind::Scattered) {
+        if (kind == MaskKind::AllZero) {
+            free = false;
+        } else if (kind == MaskKind::Scattered) {
             free = (i * 2654435761u >> 7) % 10 == 0; // a hash: one vertex in ten
         } else {
             // Points are uniform in a ball of 2 radii: a central slab of ±0.135 radii
@@ -131,6 +134,7 @@ void registerAll() {
     add(benchmark::RegisterBenchmark("mask/none", masked, MaskKind::None));
     add(benchmark::RegisterBenchmark("mask/90pct-scattered", masked, MaskKind::Scattered));
     add(benchmark::RegisterBenchmark("mask/90pct-slab", masked, MaskKind::Slab));
+    add(benchmark::RegisterBenchmark("mask/all-zero", masked, MaskKind::AllZero));
     add(benchmark::RegisterBenchmark("symmetry/none", mirrored, 0u));
     add(benchmark::RegisterBenchmark("symmetry/xyz-corner", mirrored, kSymmetryX | kSymmetryY | kSymmetryZ));
 }

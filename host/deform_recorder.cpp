@@ -90,6 +90,20 @@ DeformScratch::DeformScratch(Context& context, uint32_t vertexCount, std::span<c
                          VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (spheres)");
     std::memcpy(order_.mapped(), blocks.order.data(), 4 * blocks.order.size());
     std::memcpy(spheres_.mapped(), blocks.spheres.data(), 16 * blocks.spheres.size());
+    for (const glm::vec4& sphere : blocks.spheres) radii_.push_back(sphere.w);
+}
+
+void DeformScratch::freezeBlocks(std::span<const float> mask) {
+    if (!sortedBlocks_) return;
+    const auto* order = static_cast<const uint32_t*>(order_.mapped());
+    auto* spheres = static_cast<glm::vec4*>(spheres_.mapped());
+    for (size_t block = 0; block < radii_.size(); ++block) {
+        const size_t begin = block * kDeformBlockVertices;
+        const size_t end = std::min<size_t>(begin + kDeformBlockVertices, vertexCount_);
+        bool frozen = !mask.empty();
+        for (size_t i = begin; i < end && frozen; ++i) frozen = !(mask[order[i]] > 0.0f);
+        spheres[block].w = frozen ? -1.0f : radii_[block];
+    }
 }
 
 std::array<VkDescriptorBufferInfo, 5> DeformScratch::buffers() const {

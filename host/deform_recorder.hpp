@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include <glm/glm.hpp>
 
@@ -72,6 +73,11 @@ public:
     // What the constructor allocates for `vertexCount` vertices (without blocks).
     static VkDeviceSize bytes(uint32_t vertexCount);
 
+    // With blocks: marks the blocks whose vertices `mask` freezes (all 0) so that
+    // runs skip them like blocks out of reach; an empty mask unmarks them. Call
+    // between runs (the blocks are host-visible and read by every run).
+    void freezeBlocks(std::span<const float> mask);
+
 private:
     uint32_t vertexCount_ = 0;
     bool sortedBlocks_ = false;
@@ -80,6 +86,7 @@ private:
     GpuBuffer counters_;
     GpuBuffer order_;
     GpuBuffer spheres_;
+    std::vector<float> radii_; // the blocks' own radii, which freezeBlocks replaces by −1
 };
 
 // Records the dispatches that integrate vertices [first, first + count) of

@@ -61,11 +61,13 @@ std::vector<VertexStatistics> GpuMesh::readStatistics() const {
 void GpuMesh::Impl::setMask(Context& context, std::span<const float> values) {
     if (values.empty()) {
         mask = GpuBuffer();
+        scratch.freezeBlocks({});
         return;
     }
     validateMask(values, vertexCount, "GpuMesh mask");
     if (!mask.handle()) mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), kStorage, "the mesh's mask");
     std::memcpy(mask.mapped(), values.data(), values.size_bytes());
+    scratch.freezeBlocks(values); // blocks the mask freezes cost the runs nothing
 }
 
 const GpuBuffer& GpuMesh::Impl::workBuffer(Context& context) {
@@ -219,7 +221,8 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
     using OutputState = GpuMesh::Impl::OutputState;
     // A continuing segment reads a copy of the output and writes every vertex
     // back: the mesh's blocks hold the undeformed positions, so it does not compact.
-    const bool compact = !continuing && compaction && !boxWithinReach(kernel, mesh.bounds);
+    // A mask may freeze vertices anywhere, so a masked mesh is compacted even in reach.
+    const bool compact = !continuing && compaction && (masked || !boxWithinReach(kernel, mesh.bounds));
     const DeformScratch* scratch = compact ? &mesh.scratch : nullptr;
     // The compacted path writes a culled vertex only with statistics, so the
     // output must equal the input wherever this run does not solve.

@@ -485,8 +485,8 @@ void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report)
     const bool continuous = mode_ == MoveMode::Continuous;
     forEachRun([&](uint32_t first, uint32_t count, const Bounds& bounds) {
         separate();
-        // Compaction only pays where the run holds vertices out of reach.
-        const bool compact = !boxWithinReach(kernel_, bounds);
+        // Compaction only pays where the run holds vertices out of reach, or masked.
+        const bool compact = hasMask_ || !boxWithinReach(kernel_, bounds);
         recordDeform(commands, context_, deformPipelines_, kernel_, false,
                      continuous ? continuousBinding_ : deformBinding_, first, count,
                      compact ? &deformScratch_ : nullptr);

@@ -108,7 +108,7 @@ float maskAt(uint v) {
 
 // Not integrated: out of every tool's reach, or frozen by the mask (0 or NaN).
 bool skipped(uint v, vec3 x0) {
-    return (allFinite(x0) && outOfReach(x0, settings.tolerance)) || !(maskAt(v) > 0.0f);
+    return !(maskAt(v) > 0.0f) || (allFinite(x0) && outOfReach(x0, settings.tolerance));
 }
 
 void solveVertex(uint v) {
@@ -178,7 +178,8 @@ void main() {
         }
         if (block >= (vertexLayout.vertexCount + kBlockVertices - 1u) / kBlockVertices) return;
         vec4 sphere = blockSpheres[block];
-        if (writeCulled || sphereInReach(sphere.xyz, sphere.w, settings.tolerance))
+        // A negative radius: the mask freezes every vertex of the block (DeformScratch::freezeBlocks).
+        if (writeCulled || (sphere.w >= 0.0f && sphereInReach(sphere.xyz, sphere.w, settings.tolerance)))
             counters[kBlockListAt + atomicAdd(counters[kBlockArgumentsAt], 1u)] = block;
         return;
     }
