@@ -279,10 +279,13 @@ TEST_F(CliModes, ValidateContinuousWithMaskAndSymmetryPasses) {
         EXPECT_EQ(j["input"]["mode"], "continuous");
         EXPECT_EQ(j["input"]["segments"], tool.poses.size() - 1);
         EXPECT_LE(j["gpu_vs_truth"]["max_error_voxels"].get<double>(), 0.1) << c.label;
+        EXPECT_LE(j["cpu_vs_truth"]["max_error_voxels"].get<double>(), 0.1) << c.label;
         EXPECT_GT(j["gpu_vs_truth"]["compared_vertices"].get<int>(), 600) << c.label;
         EXPECT_EQ(j["evaluations_per_vertex"]["gpu"]["per_segment"].size(), tool.poses.size() - 1);
-        std::printf("  %-22s GPU vs truth max %.4f voxel, GPU vs CPU p99 %.5f voxel, evaluations/vertex %.1f\n",
+        std::printf("  %-22s vs truth max: GPU %.4f, CPU %.4f voxel; GPU vs CPU p99 %.5f voxel; evaluations/vertex "
+                    "%.1f\n",
                     c.label, j["gpu_vs_truth"]["max_error_voxels"].get<double>(),
+                    j["cpu_vs_truth"]["max_error_voxels"].get<double>(),
                     j["gpu_vs_cpu"]["p99_difference_voxels"].get<double>(),
                     j["evaluations_per_vertex"]["gpu"]["mean"].get<double>());
     }

@@ -70,7 +70,8 @@ struct ValidationReport {
     long worstCaseEvaluations = 0; // per vertex and segment
 
     ReferenceComparison reference;
-    TruthComparison truth;
+    TruthComparison truth;    // the GPU's
+    TruthComparison cpuTruth; // the CPU reference's, on its own flags
     SolveReport gpu; // flags and evaluations, summed over the segments
     SolveReport cpu;
     std::vector<SolveReport> gpuSegments; // one a segment
@@ -96,6 +97,10 @@ TruthComparison compareWithTruth(std::span<const glm::vec3> gpuPositions,
                                  std::span<const glm::dvec3> truthPositions, const std::vector<bool>& converged);
 std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference, const TruthComparison& truth,
                                             const ValidationThresholds& thresholds);
+// The same, with truth_max_error over both: the larger of the GPU's and the CPU
+// reference's max errors against the ground truth.
+std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference, const TruthComparison& gpuTruth,
+                                            const TruthComparison& cpuTruth, const ValidationThresholds& thresholds);
 
 // Called with "GPU", "CPU reference" and "ground truth" as each stage begins.
 using StageCallback = std::function<void(std::string_view stage)>;
