@@ -160,13 +160,7 @@ GpuRun GpuSolver::Impl::runContinuous(GpuMesh::Impl& mesh, std::span<const Move>
         GpuRun run = submit(mesh, kernels[k], statistics, k > 0);
         total.gpuMilliseconds += run.gpuMilliseconds;
         if (!statistics) continue;
-        const auto* perVertex = static_cast<const VertexStatistics*>(mesh.statistics.mapped());
-        for (size_t i = 0; i < sums.size(); ++i) {
-            sums[i].flags |= perVertex[i].flags;
-            sums[i].acceptedSteps += perVertex[i].acceptedSteps;
-            sums[i].rejectedSteps += perVertex[i].rejectedSteps;
-            sums[i].evaluations += perVertex[i].evaluations;
-        }
+        accumulateSegment(sums, {static_cast<const VertexStatistics*>(mesh.statistics.mapped()), sums.size()});
         total.segments.push_back(std::move(run.report));
     }
     if (statistics) {
@@ -227,18 +221,17 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
     // The compacted path writes a culled vertex only with statistics, so the
     // output must equal the input wherever this run does not solve.
     const bool restoreList = compact && !statistics && mesh.outputState == OutputState::DiffersAtList;
-    if (continuing || (compact && !statistics && mesh.outputState == OutputState::DiffersAnywhere)) {
+    // Continuing, the segment reads a copy of the output so far; a compacted run
+    // after one that wrote anywhere starts from an output equal to the input.
+    const bool resetOutput = compact && !statistics && mesh.outputState == OutputState::DiffersAnywhere;
+    if (continuing || resetOutput) {
         const VkBufferCopy whole{0, 0, mesh.input.size()};
-        if (continuing) {
-            ctx.vk.vkCmdCopyBuffer(commands, mesh.output.handle(), input.handle(), 1, &whole);
-            // The copy reads the output before this segment overwrites it.
-            memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-        } else {
-            ctx.vk.vkCmdCopyBuffer(commands, mesh.input.handle(), mesh.output.handle(), 1, &whole);
-            memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
-                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT);
-        }
+        const VkBuffer from = continuing ? mesh.output.handle() : mesh.input.handle();
+        const VkBuffer to = continuing ? input.handle() : mesh.output.handle();
+        ctx.vk.vkCmdCopyBuffer(commands, from, to, 1, &whole);
+        // The shaders read the copy and write the output after it (which the copy may have read).
+        memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
     }
     buildDeformPipelines(pipelines, kernel, statistics, scratch, masked);
     recordDeform(commands, context, pipelines, kernel, statistics, binding, 0, uint32_t(mesh.vertexCount),

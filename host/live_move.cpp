@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <type_traits>
 
 #include "error.hpp"
 #include "kernel_tools.hpp"
@@ -192,9 +191,9 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     // alignment; the shaders add the rest as a float offset.
     const VkDeviceSize alignment = context_.properties().limits.minStorageBufferOffsetAlignment;
     const VkDeviceSize maxRange = context_.properties().limits.maxStorageBufferRange;
-    auto bindStream = [&](const auto& stream, const char* name, uint32_t& floatOffset) {
+    // elementBytes: 12 for float xyz, 4 for a mask value.
+    auto bindStream = [&](const auto& stream, VkDeviceSize elementBytes, const char* name, uint32_t& floatOffset) {
         VkDescriptorBufferInfo info{stream.buffer, stream.offset / alignment * alignment, 0};
-        const VkDeviceSize elementBytes = std::is_same_v<std::decay_t<decltype(stream)>, ScalarStream> ? 4 : 12;
         info.range = stream.offset + VkDeviceSize(vertexCount_ - 1) * stream.stride + elementBytes - info.offset;
         if (info.range > maxRange)
             throw Error(std::string("mesh.") + name + ": " + std::to_string(info.range) +
@@ -203,13 +202,13 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         return info;
     };
     uint32_t positionFloatOffset = 0;
-    const VkDescriptorBufferInfo positions = bindStream(mesh.positions, "positions", positionFloatOffset);
+    const VkDescriptorBufferInfo positions = bindStream(mesh.positions, 12, "positions", positionFloatOffset);
     const uint32_t positionStride = mesh.positions.stride / 4;
     const uint32_t snapshotFloatOffset =
         uint32_t((spans_.front().snapshotOffset + mesh.positions.offset - spans_.front().begin) / 4);
 
     uint32_t maskFloatOffset = 0;
-    const VkDescriptorBufferInfo mask = hasMask_ ? bindStream(mesh.mask, "mask", maskFloatOffset)
+    const VkDescriptorBufferInfo mask = hasMask_ ? bindStream(mesh.mask, 4, "mask", maskFloatOffset)
                                                  : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
     const uint32_t maskStride = hasMask_ ? mesh.mask.stride / 4 : 0;
 
@@ -257,7 +256,7 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         normalsBuffers[0] = positions;
         normalsBuffers[1] = {adjacencyStart_.handle(), 0, VK_WHOLE_SIZE};
         normalsBuffers[2] = {adjacencyPairs_.handle(), 0, VK_WHOLE_SIZE};
-        normalsBuffers[3] = bindStream(mesh.normals, "normals", normalFloatOffset);
+        normalsBuffers[3] = bindStream(mesh.normals, 12, "normals", normalFloatOffset);
         normalsLayout_ = {0, 0, positionFloatOffset, positionStride, normalFloatOffset, mesh.normals.stride / 4};
         for (uint32_t i = 0; i < 4; ++i) {
             VkWriteDescriptorSet& w = writes[writeCount++];

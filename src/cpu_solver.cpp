@@ -59,13 +59,7 @@ CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const
     for (const Move& segment : segments) {
         CpuSolution step = solveOnCpu(segment, out.positions, mask, perSegment, threads);
         out.positions = std::move(step.positions);
-        for (size_t i = 0; i < start.size(); ++i) {
-            VertexStatistics& sum = out.statistics[i];
-            sum.flags |= step.statistics[i].flags;
-            sum.acceptedSteps += step.statistics[i].acceptedSteps;
-            sum.rejectedSteps += step.statistics[i].rejectedSteps;
-            sum.evaluations += step.statistics[i].evaluations;
-        }
+        accumulateSegment(out.statistics, step.statistics);
         out.segments.push_back(std::move(step.report));
     }
     out.report = combineSegments(out.segments);

@@ -26,11 +26,20 @@ SolveReport combineSegments(std::span<const SolveReport> segments) {
         r.maxEvaluations = std::max(r.maxEvaluations, s.maxEvaluations);
         r.maxSteps = std::max(r.maxSteps, s.maxSteps);
         for (uint32_t v : s.firstClamped)
-            if (r.firstClamped.size() < 16 && std::find(r.firstClamped.begin(), r.firstClamped.end(), v) ==
+            if (r.firstClamped.size() < kReportedClampedIndices && std::find(r.firstClamped.begin(), r.firstClamped.end(), v) ==
                                                    r.firstClamped.end())
                 r.firstClamped.push_back(v);
     }
     return r;
+}
+
+void accumulateSegment(std::span<VertexStatistics> sums, std::span<const VertexStatistics> segment) {
+    for (size_t i = 0; i < sums.size() && i < segment.size(); ++i) {
+        sums[i].flags |= segment[i].flags;
+        sums[i].acceptedSteps += segment[i].acceptedSteps;
+        sums[i].rejectedSteps += segment[i].rejectedSteps;
+        sums[i].evaluations += segment[i].evaluations;
+    }
 }
 
 SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices) {

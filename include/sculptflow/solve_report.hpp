@@ -47,6 +47,14 @@ struct SolveReport {
 // `vertices` is the mesh's (the first segment's).
 SCULPTFLOW_API SolveReport combineSegments(std::span<const SolveReport> segments);
 
-SCULPTFLOW_API SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxClampedIndices = 16);
+// Indices of clamped vertices a report keeps (SolveReport::firstClamped).
+inline constexpr size_t kReportedClampedIndices = 16;
+
+SCULPTFLOW_API SolveReport summarize(std::span<const VertexStatistics> statistics,
+                                     size_t maxClampedIndices = kReportedClampedIndices);
+
+// Continuous mode's per-vertex statistics: adds a segment's to the sums so far
+// (flags or-ed, steps and evaluations added); the spans have one entry a vertex.
+SCULPTFLOW_API void accumulateSegment(std::span<VertexStatistics> sums, std::span<const VertexStatistics> segment);
 
 } // namespace sculptflow
