@@ -83,10 +83,13 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         int32_t pass;
         VkBool32 sortedBlocks;
         VkBool32 mask;
+        uint32_t flowTools;
+        uint32_t toolShapes;
     } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
                 variant.toolCount,   variant.affineTools,   variant.pass,
-                variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE};
-    const std::array<VkSpecializationMapEntry, 8> entries{{
+                variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE,
+                variant.flowTools,   variant.toolShapes};
+    const std::array<VkSpecializationMapEntry, 10> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
@@ -95,6 +98,8 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         {5, offsetof(decltype(constants), pass), sizeof(int32_t)},
         {6, offsetof(decltype(constants), sortedBlocks), sizeof(VkBool32)},
         {7, offsetof(decltype(constants), mask), sizeof(VkBool32)},
+        {8, offsetof(decltype(constants), flowTools), sizeof(uint32_t)},
+        {9, offsetof(decltype(constants), toolShapes), sizeof(uint32_t)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

@@ -35,6 +35,8 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     if (pass == kDeformPassScan || pass == kDeformPassScatter) {
         variant.toolCount = 1;
         variant.affineTools = 0;
+        variant.flowTools = 0;
+        variant.toolShapes = 0;
     }
     if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) variant.statistics = false;
     if (pass == kDeformPassScan || pass == kDeformPassScatter || pass == kDeformPassBlocks) variant.mask = false;
@@ -51,8 +53,11 @@ constexpr VkAccessFlags kShaderAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_
 DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool mask) {
     DeformVariant variant{kernel.solverMethod, kernel.solverMaxIterations, statistics, kernel.toolCount, 0u};
     variant.mask = mask;
-    for (int i = 0; i < kernel.toolCount; ++i)
+    for (int i = 0; i < kernel.toolCount; ++i) {
         if (kernel.toolIsAffine(i)) variant.affineTools |= 1u << i;
+        if (kernel.toolIsAffineFlow(i)) variant.flowTools |= 1u << i;
+        variant.toolShapes |= uint32_t(kernel.toolShape(i) & 3) << (2 * i);
+    }
     return variant;
 }
 

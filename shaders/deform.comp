@@ -31,11 +31,23 @@ layout(constant_id = 5) const int pass = 0;
 layout(constant_id = 6) const bool sortedBlocks = false;
 // Binding 9 holds a mask value per vertex (spec §3.5): passes 0, 1, 4 and 5 read it.
 layout(constant_id = 7) const bool hasMask = false;
+// Bit i: tools[i] is an affine flow (spec §3.6). Bits 2i, 2i+1: tools[i].shape, the
+// Kelvinlet profile or the falloff, so that each tool's shape folds away too.
+layout(constant_id = 8) const uint flowTools = 0u;
+layout(constant_id = 9) const uint toolShapes = 0u;
 
 #include "sculptflow/layout.glsl"
 
 bool toolIsAffine(int i) {
     return (affineTools & (1u << uint(i))) != 0u;
+}
+
+bool toolIsAffineFlow(int i) {
+    return (flowTools & (1u << uint(i))) != 0u;
+}
+
+int toolShape(int i) {
+    return int((toolShapes >> (2u * uint(i))) & 3u);
 }
 
 layout(std140, set = 0, binding = 0) uniform ToolBlock {

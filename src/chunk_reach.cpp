@@ -18,6 +18,27 @@ double kelvinletTermSpeedBound(const kernel::Tool& t, double e) {
     return grab + 2.5 * loads / (e * e);
 }
 
+// sup |v| of Kelvinlet i, for its profile: the weighted terms one by one, or the
+// sharp profiles' termwise bound at ρ = 0 (field.glsl). An affine flow's speed is
+// at most an affine tool's within r_out, and 0 beyond, so displacementBound's
+// affine term covers it.
+double kelvinletPeakSpeed(const kernel::Kernel& kernel, int i) {
+    const kernel::Tool& t = kernel.tools[i];
+    const double eps = t.outerRadius;
+    const double second = kernel::kKelvinletSecondRadius * eps;
+    switch (t.shape) {
+    case kernel::kProfileBiScale: return kelvinletTermSpeedBound(t, eps) + kelvinletTermSpeedBound(t, second);
+    case kernel::kProfileTriScale:
+        return kelvinletTermSpeedBound(t, eps) +
+               std::abs(kernel::kTriScaleSecondWeight) * kelvinletTermSpeedBound(t, second) +
+               kernel::kTriScaleThirdWeight * kelvinletTermSpeedBound(t, kernel::kKelvinletThirdRadius * eps);
+    default: {
+        kernel::Kernel shared = kernel; // the shared GLSL's members are not const
+        return shared.kelvinletSpeedBound(i, 0.0f);
+    }
+    }
+}
+
 } // namespace
 
 bool boxInReach(kernel::Kernel& kernel, const Bounds& box) {
@@ -39,16 +60,12 @@ bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box) {
 
 float displacementBound(const kernel::Kernel& kernel) {
     double kelvinlets = 0.0;
-    for (int i = 0; i < kernel.toolCount; ++i) {
-        const kernel::Tool& t = kernel.tools[i];
-        if (t.kind != kernel::kToolKelvinlet) continue;
-        const double eps = t.outerRadius;
-        kelvinlets += kelvinletTermSpeedBound(t, eps) + kelvinletTermSpeedBound(t, kernel::kKelvinletSecondRadius * eps);
-    }
+    for (int i = 0; i < kernel.toolCount; ++i)
+        if (kernel.tools[i].kind == kernel::kToolKelvinlet) kelvinlets += kelvinletPeakSpeed(kernel, i);
     double bound = kelvinlets;
     for (int i = 0; i < kernel.toolCount; ++i) {
         const kernel::Tool& t = kernel.tools[i];
-        if (t.kind != kernel::kToolAffine) continue;
+        if (t.kind == kernel::kToolKelvinlet) continue;
         // |R| starts ≤ r_out and grows at most at rate k|R| + (Kelvinlet push).
         const double k = glm::length(glm::dvec3(t.rotation)) + std::abs(double(t.logScale));
         const double reach = (double(t.outerRadius) + kelvinlets) * std::exp(k);

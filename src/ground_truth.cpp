@@ -5,8 +5,9 @@
 // an affine tool's falloff ends (spec §3.3). Affine-only phases are linear ODEs with
 // an exact solution through the exponential of a 5×5 augmented matrix (scaling and
 // squaring, see matrix_exp.hpp). Phases with a regularized Kelvinlet (de Goes & James,
-// "Regularized Kelvinlets", SIGGRAPH 2017; bi-scale form) use classic RK4 in double,
-// doubling the step count until two successive results agree (Richardson estimate).
+// "Regularized Kelvinlets", SIGGRAPH 2017; its profiles from kelvinlet_reference.hpp)
+// or an affine flow (spec §3.6) use classic RK4 in double, doubling the step count
+// until two successive results agree (Richardson estimate).
 #include "ground_truth.hpp"
 
 #include <algorithm>
@@ -17,30 +18,26 @@
 #include <thread>
 
 #include "error.hpp"
+#include "kelvinlet_reference.hpp"
 #include "matrix_exp.hpp"
 
 namespace sculptflow {
 namespace {
 
-constexpr double kSecondRadiusFactor = 1.1; // ε₁ = 1.1·ε
 constexpr int kFirstSteps = 32;             // first RK4 step count of a phase
 
-// One Kelvinlet tool: its motion, material constants for evaluation (the tool's μ)
-// and loads calibrated at μ = 1 (spec §3.2).
+// One Kelvinlet tool: its motion, its profile's kernels at the tool's μ, and loads
+// calibrated at μ = 1 so that the tip follows the tool (spec §3.2, §3.7).
 struct KelvinletTool {
     ToolMotion motion;
-    double radii[2] = {0.0, 0.0}; // ε, ε₁
-    double a = 0.0;
-    double b = 0.0;
-    double b0 = 0.0;
-    glm::dvec3 force{0.0}; // f
-    double twistLoad = 0.0; // F = twistLoad·W
-    double scaleLoad = 0.0; // G = scaleLoad·λ·I
+    std::vector<WeightedKernel> kernels;
+    KelvinletLoads loads;
 };
 
 // The tools of a move, split by kind and checked once.
 struct PreparedMove {
     std::vector<ToolMotion> affine;
+    std::vector<ToolMotion> flows;
     std::vector<KelvinletTool> kelvinlets;
 };
 
@@ -71,26 +68,31 @@ void checkTool(const ToolMotion& tool, size_t index) {
 double kelvinletA(double mu) { return 1.0 / (4.0 * std::numbers::pi * mu); }
 double kelvinletB(double mu, double nu) { return kelvinletA(mu) / (4.0 * (1.0 - nu)); }
 
+// Σ wₖ X_k(u = εₖ²): a coefficient of the profile at the tip.
+template <typename Coefficient>
+double atTip(const std::vector<WeightedKernel>& kernels, Coefficient coefficient) {
+    double value = 0.0;
+    for (const WeightedKernel& k : kernels) value += k.weight * coefficient(k.kernel)(k.kernel.eps * k.kernel.eps);
+    return value;
+}
+
 KelvinletTool makeKelvinlet(const ToolMotion& tool) {
     KelvinletTool k;
     k.motion = tool;
-    const double eps = tool.outerRadius;
-    const double eps1 = kSecondRadiusFactor * eps;
-    k.radii[0] = eps;
-    k.radii[1] = eps1;
-    k.a = kelvinletA(tool.stiffness);
-    k.b = kelvinletB(tool.stiffness, tool.compressibility);
-    k.b0 = kelvinletB(tool.stiffness, 0.0);
+    const double a = kelvinletA(tool.stiffness);
+    k.kernels = profileKernels(tool.profile, a, kelvinletB(tool.stiffness, tool.compressibility), tool.outerRadius);
 
-    // Calibration at μ = 1: at R = 0 the field's value is d and its gradient W + λI.
+    // Calibration at μ = 1: at R = 0 the field's value is A(0)·f = d and its gradient
+    // −aφ(0)·W_F + (2b₀ − a)φ(0)·G = W + λI.
     const double a1 = kelvinletA(1.0);
-    const double b1 = kelvinletB(1.0, tool.compressibility);
-    const double b01 = kelvinletB(1.0, 0.0);
-    const double inv1 = 1.0 / eps - 1.0 / eps1;
-    const double inv3 = 1.0 / (eps * eps * eps) - 1.0 / (eps1 * eps1 * eps1);
-    k.force = tool.translation * (2.0 / (3.0 * a1 - 2.0 * b1) / inv1);
-    k.twistLoad = -2.0 / (5.0 * a1) / inv3;
-    k.scaleLoad = 2.0 / (5.0 * (2.0 * b01 - a1)) / inv3;
+    const auto tipKernels = profileKernels(tool.profile, a1, kelvinletB(1.0, tool.compressibility), tool.outerRadius);
+    const double grab = atTip(tipKernels, [](const KelvinletKernel& x) -> const RadialSeries& { return x.A; });
+    const double phi = atTip(tipKernels, [](const KelvinletKernel& x) -> const RadialSeries& { return x.phi; });
+    k.loads.force = tool.translation / grab;
+    k.loads.twist = tool.rotation * (-1.0 / (a1 * phi));
+    k.loads.a = a;
+    const double scaleLoad = tool.logScale / ((2.0 * kelvinletB(1.0, 0.0) - a1) * phi);
+    k.loads.scaleFactor = (2.0 * kelvinletB(tool.stiffness, 0.0) - a) * scaleLoad;
     return k;
 }
 
@@ -100,19 +102,30 @@ PreparedMove prepare(const Move& move) {
         const ToolMotion& tool = move.tools[i];
         checkTool(tool, i);
         if (tool.kind == ToolKind::Kelvinlet) prepared.kelvinlets.push_back(makeKelvinlet(tool));
+        else if (tool.kind == ToolKind::AffineFlow) prepared.flows.push_back(tool);
         else prepared.affine.push_back(tool);
     }
     return prepared;
 }
 
-// s_end of an affine tool for a vertex starting at x0 (spec §3.1).
-double falloffEnd(const ToolMotion& tool, const glm::dvec3& x0) {
-    const double dist = glm::length(x0 - tool.origin);
+// The falloff w of an affine kind at distance dist from its centre (spec §3.1, §3.6).
+double falloff(const ToolMotion& tool, double dist) {
     const double outer = tool.outerRadius;
     const double inner = std::min(tool.innerRadius, outer);
     if (inner == outer) return dist <= outer ? 1.0 : 0.0; // degenerate ramp: a step
-    const double u = 1.0 - std::clamp((dist - inner) / (outer - inner), 0.0, 1.0);
-    return u * u * (3.0 - 2.0 * u);
+    const double p = 1.0 - std::clamp((dist - inner) / (outer - inner), 0.0, 1.0);
+    switch (tool.falloff) {
+    case Falloff::Smooth: return 3.0 * p * p - 2.0 * p * p * p;
+    case Falloff::Smoother: return p * p * p * (6.0 * p * p - 15.0 * p + 10.0);
+    case Falloff::Linear: return p;
+    case Falloff::Sharp: return p * p;
+    }
+    return 0.0;
+}
+
+// s_end of an affine tool for a vertex starting at x0 (spec §3.1).
+double falloffEnd(const ToolMotion& tool, const glm::dvec3& x0) {
+    return falloff(tool, glm::length(x0 - tool.origin));
 }
 
 glm::dvec3 affineVelocity(const ToolMotion& tool, const glm::dvec3& x, double s) {
@@ -120,24 +133,16 @@ glm::dvec3 affineVelocity(const ToolMotion& tool, const glm::dvec3& x, double s)
     return tool.translation + glm::cross(tool.rotation, r) + tool.logScale * r;
 }
 
-// K_ε(R)·f + T_ε(R) + S_ε(R) for one radius ε.
-glm::dvec3 kelvinletTerm(const KelvinletTool& k, const glm::dvec3& r, double eps) {
-    const double eps2 = eps * eps;
-    const double re2 = glm::dot(r, r) + eps2;
-    const double re = std::sqrt(re2);
-    const double re3 = re * re2;
-    const double re5 = re3 * re2;
-    const glm::dvec3 grab = ((k.a - k.b) / re + k.a * eps2 / (2.0 * re3)) * k.force +
-                            (k.b / re3 * glm::dot(r, k.force)) * r;
-    const double radial = 1.0 / re3 + 1.5 * eps2 / re5;
-    const glm::dvec3 twist = (-k.a * radial * k.twistLoad) * glm::cross(k.motion.rotation, r);
-    const glm::dvec3 scale = ((2.0 * k.b0 - k.a) * radial * k.scaleLoad * k.motion.logScale) * r;
-    return grab + twist + scale;
+// The fold-free affine flow (spec §3.6): the affine field times the falloff about the tip.
+glm::dvec3 affineFlowVelocity(const ToolMotion& tool, const glm::dvec3& x, double s) {
+    return falloff(tool, glm::length(x - tool.tipAt(s))) * affineVelocity(tool, x, s);
 }
 
 glm::dvec3 kelvinletVelocity(const KelvinletTool& k, const glm::dvec3& x, double s) {
     const glm::dvec3 r = x - k.motion.tipAt(s);
-    return kelvinletTerm(k, r, k.radii[0]) - kelvinletTerm(k, r, k.radii[1]);
+    glm::dvec3 v(0.0);
+    for (const WeightedKernel& w : k.kernels) v += w.weight * kernelVelocity(w.kernel, k.loads, r);
+    return v;
 }
 
 // The right-hand side of one phase: the active affine tools plus every Kelvinlet.
@@ -148,6 +153,7 @@ struct PhaseField {
     glm::dvec3 operator()(const glm::dvec3& x, double s) const {
         glm::dvec3 v(0.0);
         for (size_t i : activeAffine) v += affineVelocity(move.affine[i], x, s);
+        for (const ToolMotion& flow : move.flows) v += affineFlowVelocity(flow, x, s);
         for (const KelvinletTool& k : move.kelvinlets) v += kelvinletVelocity(k, x, s);
         return v;
     }
@@ -238,7 +244,8 @@ VertexResult solveVertex(const PreparedMove& move, const glm::dvec3& x0,
         sEnd[i] = falloffEnd(move.affine[i], x0);
         if (sEnd[i] > 0.0) breakpoints.push_back(sEnd[i]);
     }
-    if (!move.kelvinlets.empty()) breakpoints.push_back(1.0); // Kelvinlets act over [0, 1]
+    const bool wholeMove = !move.kelvinlets.empty() || !move.flows.empty();
+    if (wholeMove) breakpoints.push_back(1.0); // Kelvinlets and affine flows act over [0, 1]
     std::sort(breakpoints.begin(), breakpoints.end());
     breakpoints.erase(std::unique(breakpoints.begin(), breakpoints.end()), breakpoints.end());
 
@@ -252,7 +259,7 @@ VertexResult solveVertex(const PreparedMove& move, const glm::dvec3& x0,
         active.clear();
         for (size_t i = 0; i < sEnd.size(); ++i)
             if (sEnd[i] >= s1) active.push_back(i);
-        if (move.kelvinlets.empty()) {
+        if (!wholeMove) {
             result.position = affinePhase(move, active, result.position, s0, s1);
             continue;
         }

@@ -24,7 +24,7 @@ static_assert(sizeof(Tool) == 96);
 static_assert(offsetof(Tool, logScale) == 12 && offsetof(Tool, translation) == 16);
 static_assert(offsetof(Tool, rotation) == 32 && offsetof(Tool, grabLoad) == 48);
 static_assert(offsetof(Tool, twistLoad) == 64 && offsetof(Tool, kind) == 76);
-static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, reserved) == 92);
+static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, shape) == 92);
 static_assert(sizeof(SolverSettings) == 40 && offsetof(SolverSettings, stepLimitScale) == 36);
 static_assert(sizeof(VertexLayout) == 32);
 
@@ -37,8 +37,10 @@ struct Kernel {
     int solverMethod = kMethodBs32;
     int solverMaxIterations = 64;
 
-    // The shader reads the kinds from a specialization constant instead (deform.comp).
+    // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
     bool toolIsAffine(int i) const { return tools[i].kind == kToolAffine; }
+    bool toolIsAffineFlow(int i) const { return tools[i].kind == kToolAffineFlow; }
+    int toolShape(int i) const { return tools[i].shape; }
 
 #include "sculptflow/field.glsl"
 #include "sculptflow/steppers.glsl"

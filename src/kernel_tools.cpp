@@ -52,6 +52,60 @@ double firstStep(const SolverOptions& options, double stepLimitFloor, double hMa
     return options.method == Method::Rk4 ? std::min(options.h0, hMax) : hMax;
 }
 
+int kernelKind(ToolKind kind) {
+    return kind == ToolKind::Affine ? kernel::kToolAffine
+         : kind == ToolKind::AffineFlow ? kernel::kToolAffineFlow : kernel::kToolKelvinlet;
+}
+
+int kernelShape(const ToolMotion& m) {
+    if (m.kind == ToolKind::Kelvinlet) {
+        switch (m.profile) {
+        case KelvinletProfile::BiScale: return kernel::kProfileBiScale;
+        case KelvinletProfile::TriScale: return kernel::kProfileTriScale;
+        case KelvinletProfile::Laplacian: return kernel::kProfileLaplacian;
+        case KelvinletProfile::BiLaplacian: return kernel::kProfileBiLaplacian;
+        }
+    }
+    switch (m.falloff) {
+    case Falloff::Smooth: return kernel::kFalloffSmooth;
+    case Falloff::Smoother: return kernel::kFalloffSmoother;
+    case Falloff::Linear: return kernel::kFalloffLinear;
+    case Falloff::Sharp: return kernel::kFalloffSharp;
+    }
+    throw Error("unknown falloff");
+}
+
+// A Kelvinlet's radial coefficients A and φ at the tip (R = 0, u = ε²) for its
+// profile (field.glsl): the grab's value there is A·f and the twist's and scale's
+// gradients φ·(−aF) and φ·(2b₀ − a)·G, so the loads that make the tip follow the tool
+// are f = d/A, F = −W/(aφ), G = λ/((2b₀ − a)φ) (spec §3.2, §3.7).
+struct TipCoefficients {
+    double grab = 0.0; // A(0)
+    double phi = 0.0;  // φ(0)
+};
+
+TipCoefficients kelvinletTip(KelvinletProfile profile, double a, double b, double eps) {
+    const double e2 = eps * eps;
+    switch (profile) {
+    case KelvinletProfile::Laplacian: return {(5.0 * b - 7.5 * a) / (e2 * eps), -52.5 / (e2 * e2 * eps)};
+    case KelvinletProfile::BiLaplacian:
+        return {(157.5 * a - 105.0 * b) / (e2 * e2 * eps), 2362.5 / (e2 * e2 * e2 * eps)};
+    case KelvinletProfile::BiScale:
+    case KelvinletProfile::TriScale: break;
+    }
+    // Σ wₖ X_εₖ with A(0) = (3a − 2b)/(2ε) and φ(0) = 5/(2ε³) for each regularized term.
+    const bool tri = profile == KelvinletProfile::TriScale;
+    const double radii[3] = {1.0, double(kernel::kKelvinletSecondRadius), double(kernel::kKelvinletThirdRadius)};
+    const double weights[3] = {1.0, tri ? -2.21 / 1.21 : -1.0, tri ? 1.0 / 1.21 : 0.0};
+    double inv1 = 0.0, inv3 = 0.0;
+    for (int k = 0; k < 3; ++k) {
+        const double r = radii[k] * eps;
+        inv1 += weights[k] / r;
+        inv3 += weights[k] / (r * r * r);
+    }
+    return {(3.0 * a - 2.0 * b) / 2.0 * inv1, 2.5 * inv3};
+}
+
 // A vertex's own step limit is kVertexStepLimit / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²))
 // (stepLimit in controller.glsl) at the default maxToolMotionPerStep, and scales with it.
 constexpr double kVertexStepLimit = 2.4;
@@ -67,20 +121,18 @@ kernel::Tool makeKernelTool(const ToolMotion& m) {
     t.logScale = float(m.logScale);
     t.innerRadius = float(std::min(m.innerRadius, m.outerRadius));
     t.outerRadius = float(m.outerRadius);
-    t.kind = m.kind == ToolKind::Affine ? kernel::kToolAffine : kernel::kToolKelvinlet;
+    t.kind = kernelKind(m.kind);
+    t.shape = kernelShape(m);
     if (m.kind == ToolKind::Kelvinlet) {
         // Loads calibrated at μ = 1 so that the tip follows the tool; the field is
         // then evaluated with the material's μ, so a stiffer material moves less.
         const double a1 = 1.0 / (4.0 * std::numbers::pi);
         const double b1 = a1 / (4.0 * (1.0 - m.compressibility));
         const double b01 = a1 / 4.0;
-        const double eps = m.outerRadius;
-        const double eps1 = double(kernel::kKelvinletSecondRadius) * eps;
-        const double invDiff1 = 1.0 / eps - 1.0 / eps1;
-        const double invDiff3 = 1.0 / (eps * eps * eps) - 1.0 / (eps1 * eps1 * eps1);
-        t.grabLoad = toFloat(m.translation * (2.0 / (3.0 * a1 - 2.0 * b1) / invDiff1));
-        t.twistLoad = toFloat(m.rotation * (-2.0 / (5.0 * a1) / invDiff3));
-        t.scaleLoad = float(m.logScale * 2.0 / (5.0 * (2.0 * b01 - a1)) / invDiff3);
+        const TipCoefficients tip = kelvinletTip(m.profile, a1, b1, m.outerRadius);
+        t.grabLoad = toFloat(m.translation / tip.grab);
+        t.twistLoad = toFloat(m.rotation * (-1.0 / (a1 * tip.phi)));
+        t.scaleLoad = float(m.logScale / ((2.0 * b01 - a1) * tip.phi));
 
         const double a = a1 / m.stiffness;
         const double b = a / (4.0 * (1.0 - m.compressibility));
@@ -96,13 +148,16 @@ kernel::Tool makeKernelTool(const ToolMotion& m) {
 // the tool moves by about one radius ε or turns by about one radian, so a step
 // larger than that can pass over the change with a small estimate and a large
 // error (spec §6: DP45 reached 2.2 voxels at tol 0.1 on test0). One unit of s moves
-// the tool by N = |d|/ε + |r| + |λ|; a step of h moves it by h·N.
+// the tool by N = |d|/ε + |r| + |λ|; a step of h moves it by h·N. An affine flow's
+// field changes over its falloff shell, r_out − r_in, instead of ε.
 double toolStepLimit(const Move& move, const SolverOptions& options) {
     double limit = 1.0;
     for (const ToolMotion& m : move.tools) {
-        if (m.kind != ToolKind::Kelvinlet) continue; // affine flows are smooth in s
-        double motion = glm::length(m.translation) / m.outerRadius + glm::length(m.rotation) +
-                        std::abs(m.logScale);
+        if (m.kind == ToolKind::Affine) continue; // truncated affine flows are smooth in s
+        const double scale = m.kind == ToolKind::AffineFlow
+                                 ? std::max(m.outerRadius - std::min(m.innerRadius, m.outerRadius), 1e-3 * m.outerRadius)
+                                 : m.outerRadius;
+        double motion = glm::length(m.translation) / scale + glm::length(m.rotation) + std::abs(m.logScale);
         if (motion > 0.0) limit = std::min(limit, options.maxToolMotionPerStep / motion);
     }
     return limit;

@@ -43,6 +43,8 @@ ToolMotion toolMotion(const ToolStroke& tool, const Pose& poseA, const Pose& pos
     m.innerRadius = std::min(tool.innerRadius / voxelSize, m.outerRadius);
     m.stiffness = tool.stiffness;
     m.compressibility = tool.compressibility;
+    m.profile = tool.profile;
+    m.falloff = tool.falloff;
     return m;
 }
 

@@ -89,6 +89,13 @@ void checkTool(const ToolStroke& tool, const std::string& prefix, const std::str
             tool.stiffness);
     require(std::isfinite(nu) && nu >= 0.0 && nu <= kMaxCompressibility, "compressibility", "in [0, 0.5]",
             nu);
+    const bool kelvinlet = tool.kind == ToolKind::Kelvinlet;
+    if (!kelvinlet && tool.profile != KelvinletProfile::BiScale)
+        fail(source, prefix + "profile: \"" + std::string(kelvinletProfileName(tool.profile)) +
+                         "\" is for a kelvinlet, not an " + std::string(toolKindName(tool.kind)) + " tool");
+    if (kelvinlet && tool.falloff != Falloff::Smooth)
+        fail(source, prefix + "falloff: \"" + std::string(falloffName(tool.falloff)) +
+                         "\" is for an affine or affine-flow tool, not a kelvinlet");
     if (tool.poses.size() < 2) {
         fail(source, prefix + "poses: at least 2 poses needed, found " + std::to_string(tool.poses.size()));
     }
@@ -213,14 +220,41 @@ private:
         return result;
     }
 
-    ToolKind kind(const Json& object, const std::string& where) const {
-        const Json& value = requireKey(object, where, "kind");
-        const std::string field = join(where, "kind");
+    std::string text(const Json& value, const std::string& field) const {
         if (!value.is_string()) typeError(field, "a string", value);
-        const auto& text = value.get_ref<const std::string&>();
-        if (text == "kelvinlet") return ToolKind::Kelvinlet;
-        if (text == "affine") return ToolKind::Affine;
-        fail(source_, field + ": unknown kind \"" + text + "\" (expected \"kelvinlet\" or \"affine\")");
+        return value.get<std::string>();
+    }
+
+    // One of a fixed set of names: an unknown one is named with the valid ones.
+    template <typename T, typename Parse>
+    T choice(const Json& value, const std::string& where, std::string_view key, Parse parseName,
+             std::string_view choices) const {
+        const std::string field = join(where, key);
+        const std::string name = text(value, field);
+        const std::optional<T> parsed = parseName(name);
+        if (!parsed)
+            fail(source_, field + ": unknown " + std::string(key) + " \"" + name + "\" (expected " +
+                              std::string(choices) + ")");
+        return *parsed;
+    }
+
+    // The kind, then the profile or falloff it allows; the other is refused by name.
+    void parseShape(const Json& object, const std::string& where, ToolStroke& tool) const {
+        tool.kind = choice<ToolKind>(requireKey(object, where, "kind"), where, "kind", parseToolKind,
+                                     kToolKindChoices);
+        const bool kelvinlet = tool.kind == ToolKind::Kelvinlet;
+        const std::string kindName(toolKindName(tool.kind));
+        if (const auto it = object.find("profile"); it != object.end()) {
+            if (!kelvinlet) fail(source_, join(where, "profile") + ": a profile is for a kelvinlet, not an " +
+                                              kindName + " tool (use \"falloff\")");
+            tool.profile = choice<KelvinletProfile>(*it, where, "profile", parseKelvinletProfile,
+                                                    kKelvinletProfileChoices);
+        }
+        if (const auto it = object.find("falloff"); it != object.end()) {
+            if (kelvinlet) fail(source_, join(where, "falloff") +
+                                         ": a falloff is for an affine or affine-flow tool, not a kelvinlet (use \"profile\")");
+            tool.falloff = choice<Falloff>(*it, where, "falloff", parseFalloff, kFalloffChoices);
+        }
     }
 
     Symmetry parseSymmetry(const Json& value) const {
@@ -242,9 +276,10 @@ private:
 
     ToolStroke parseTool(const Json& value, const std::string& where) const {
         requireObject(value, where,
-                      {"kind", "inner_radius", "outer_radius", "stiffness", "compressibility", "poses"});
+                      {"kind", "profile", "falloff", "inner_radius", "outer_radius", "stiffness",
+                       "compressibility", "poses"});
         ToolStroke tool;
-        tool.kind = kind(value, where);
+        parseShape(value, where, tool);
         tool.innerRadius = requiredNumber(value, where, "inner_radius");
         tool.outerRadius = requiredNumber(value, where, "outer_radius");
         tool.stiffness = optionalNumber(value, where, "stiffness", 1.0);
@@ -286,12 +321,15 @@ std::string toJsonText(const Stroke& stroke) {
                                     {"scale", pose.scale},
                                     {"time", pose.time}});
         }
-        tools.push_back(Ordered{{"kind", tool.kind == ToolKind::Kelvinlet ? "kelvinlet" : "affine"},
-                                {"inner_radius", tool.innerRadius},
+        Ordered written{{"kind", std::string(toolKindName(tool.kind))}};
+        if (tool.kind == ToolKind::Kelvinlet) written["profile"] = std::string(kelvinletProfileName(tool.profile));
+        else written["falloff"] = std::string(falloffName(tool.falloff));
+        written.update(Ordered{{"inner_radius", tool.innerRadius},
                                 {"outer_radius", tool.outerRadius},
                                 {"stiffness", tool.stiffness},
                                 {"compressibility", tool.compressibility},
                                 {"poses", std::move(poses)}});
+        tools.push_back(std::move(written));
     }
     Ordered root{{"voxel_size", stroke.voxelSize}, {"tools", std::move(tools)}};
     if (stroke.symmetry.axes) {
@@ -406,7 +444,7 @@ Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& pat
     tool.kind = elastic == 1 ? ToolKind::Kelvinlet : ToolKind::Affine;
     tool.stiffness = loadF32(bytes, trailer + 12);
     tool.compressibility = loadF32(bytes, trailer + 16);
-    if (options.kindOverride) tool.kind = *options.kindOverride;
+    if (options.kindOverride) setToolKind(tool, *options.kindOverride);
 
     Stroke stroke;
     stroke.voxelSize = options.binVoxelSize;
@@ -426,7 +464,7 @@ Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& op
     // JSON carries its own voxel size; the kind override applies to every tool.
     Stroke stroke = readStrokeJson(path);
     if (options.kindOverride) {
-        for (ToolStroke& tool : stroke.tools) tool.kind = *options.kindOverride;
+        for (ToolStroke& tool : stroke.tools) setToolKind(tool, *options.kindOverride);
     }
     return stroke;
 }

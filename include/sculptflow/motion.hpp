@@ -27,6 +27,8 @@ struct ToolMotion {
     double outerRadius = 0.0;    // voxels; ε for a Kelvinlet
     double stiffness = 1.0;      // μ
     double compressibility = 0.5;// ν
+    KelvinletProfile profile = KelvinletProfile::BiScale; // Kelvinlet
+    Falloff falloff = Falloff::Smooth;                    // Affine and AffineFlow
 
     // Tool-tip path o(s) = p_A + s·d.
     glm::dvec3 tipAt(double s) const { return origin + s * translation; }

@@ -15,7 +15,31 @@
 
 namespace sculptflow {
 
-enum class ToolKind { Kelvinlet, Affine };
+enum class ToolKind {
+    Kelvinlet,  // regularized Kelvinlet (spec §3.2), shaped by a KelvinletProfile
+    Affine,     // affine deformer, each vertex's time truncated by its falloff (spec §3.1)
+    AffineFlow, // the fold-free affine flow: the falloff is part of the field (spec §3.6)
+};
+
+// How a Kelvinlet decays (spec §3.7): the faster, the smaller its reach.
+enum class KelvinletProfile { BiScale, TriScale, Laplacian, BiLaplacian };
+
+// The falloff profile w(u) of the affine kinds (spec §3.6), u = 1 at r_in and 0 at r_out.
+enum class Falloff { Smooth, Smoother, Linear, Sharp };
+
+// The spec's names ("kelvinlet", "affine", "affine-flow"; "bi-scale", ...; "smooth", ...)
+// and their inverses (nullopt for an unknown name). The *Choices strings list the
+// valid names for error messages.
+SCULPTFLOW_API std::string_view toolKindName(ToolKind kind);
+SCULPTFLOW_API std::optional<ToolKind> parseToolKind(std::string_view name);
+SCULPTFLOW_API std::string_view kelvinletProfileName(KelvinletProfile profile);
+SCULPTFLOW_API std::optional<KelvinletProfile> parseKelvinletProfile(std::string_view name);
+SCULPTFLOW_API std::string_view falloffName(Falloff falloff);
+SCULPTFLOW_API std::optional<Falloff> parseFalloff(std::string_view name);
+inline constexpr std::string_view kToolKindChoices = "\"kelvinlet\", \"affine\" or \"affine-flow\"";
+inline constexpr std::string_view kKelvinletProfileChoices =
+    "\"bi-scale\", \"tri-scale\", \"laplacian\" or \"bi-laplacian\"";
+inline constexpr std::string_view kFalloffChoices = "\"smooth\", \"smoother\", \"linear\" or \"sharp\"";
 
 // One tool pose, in world units. orientation is a unit quaternion (glm stores w, x, y, z).
 struct Pose {
@@ -33,7 +57,12 @@ struct ToolStroke {
     double stiffness = 1.0;       // μ
     double compressibility = 0.5; // ν, Poisson ratio in [0, 0.5]
     std::vector<Pose> poses;      // at least two
+    KelvinletProfile profile = KelvinletProfile::BiScale; // Kelvinlet only: another kind refuses a non-default one
+    Falloff falloff = Falloff::Smooth;                    // affine kinds only: a Kelvinlet refuses a non-default one
 };
+
+// Gives `tool` another kind, resetting the profile or falloff the new kind cannot carry.
+SCULPTFLOW_API void setToolKind(ToolStroke& tool, ToolKind kind);
 
 // Mirror symmetry (spec §3.4): each subset of the axes, the empty one included,
 // gives a reflected copy of every tool, so x gives 2 copies, xy 4 and xyz 8.

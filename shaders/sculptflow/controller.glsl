@@ -35,12 +35,20 @@ bool usesVertexStepLimit() {
 // space, |∂v/∂x|, and by how fast the vertex moves against the tool, |v − d|, in
 // radii sqrt(|R|² + ε²) (the second anticipates a tip that is about to pass). The
 // limit is never below stepLimitFloor, the whole move's limit that holds for every
-// vertex; affine flows are smooth in s and set none (a Kelvinlet acts in every
-// segment, so no mask is read). docs/solver.md has the measurements.
+// vertex; truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
+// segment, so no mask is read). docs/solver.md has the measurements. An affine
+// flow changes as its falloff shell passes: within r_out its rate is the affine
+// part's, |r| + |λ|, plus the falloff's slope times the affine speed over the shell.
 float stepLimit(vec3 x, float s, vec3 k1) {
     float rate = 0.0f;
     for (int i = 0; i < toolCount; ++i) {
-        if (!toolIsAffine(i)) {
+        if (toolIsAffineFlow(i)) {
+            vec3 R = toolOffset(i, x, s);
+            float width = max(tools[i].outerRadius - tools[i].innerRadius, 1.0e-3f * tools[i].outerRadius);
+            float spin = length(tools[i].rotation) + abs(tools[i].logScale);
+            if (dot(R, R) < tools[i].outerRadius * tools[i].outerRadius)
+                rate += spin + kFalloffMaxSlope * length(affineVelocity(i, R)) / width;
+        } else if (!toolIsAffine(i)) {
             vec3 R = toolOffset(i, x, s);
             float eps = tools[i].outerRadius;
             float approach = length(k1 - tools[i].translation) * inversesqrt(dot(R, R) + eps * eps);

@@ -16,69 +16,131 @@ vec3 affineVelocity(int i, vec3 offset) {
     return tools[i].translation + cross(tools[i].rotation, offset) + tools[i].logScale * offset;
 }
 
-// One regularized Kelvinlet of radius eps (de Goes & James 2017): grab, twist and scale.
-vec3 kelvinletTerm(int i, vec3 offset, float eps) {
+// A Kelvinlet's field from its radial coefficients c = (A, B, φ) at R:
+// grab A·f + B·(R·f)·R, twist φ·(−a F×R), scale φ·(2b₀ − a)·G·R.
+vec3 kelvinletFromCoefficients(int i, vec3 offset, vec3 c) {
+    return c.x * tools[i].grabLoad + (c.y * dot(offset, tools[i].grabLoad)) * offset
+         + c.z * (tools[i].kelvinScale * tools[i].scaleLoad * offset - tools[i].kelvinA * cross(tools[i].twistLoad, offset));
+}
+
+// The radial coefficients (A, B, φ) of one regularized Kelvinlet of radius eps at
+// |R|² = rr (de Goes & James 2017, spec §3.2), and in `slope` their derivatives
+// over |R| divided by |R| (A'/ρ, B'/ρ, φ'/ρ), for the Jacobian. With u = rr + ε²:
+// A = (a − b)/√u + aε²/(2u^{3/2}), B = b/u^{3/2}, φ = 1/u^{3/2} + 3ε²/(2u^{5/2}).
+vec3 regularizedCoefficients(int i, float rr, float eps, SF_OUT(vec3) slope) {
     float eps2 = eps * eps;
-    float rInv = inversesqrt(dot(offset, offset) + eps2);
-    float r3Inv = rInv * rInv * rInv;
+    float rInv = inversesqrt(rr + eps2);
+    float r2Inv = rInv * rInv;
+    float r3Inv = rInv * r2Inv;
+    float r5Inv = r3Inv * r2Inv;
     float a = tools[i].kelvinA;
     float b = tools[i].kelvinB;
-    vec3 grab = ((a - b) * rInv + 0.5f * a * eps2 * r3Inv) * tools[i].grabLoad
-              + (b * r3Inv * dot(offset, tools[i].grabLoad)) * offset;
-    float radial = r3Inv + 1.5f * eps2 * r3Inv * rInv * rInv;
-    vec3 twist = (-a * radial) * cross(tools[i].twistLoad, offset);
-    vec3 scale = (tools[i].kelvinScale * radial * tools[i].scaleLoad) * offset;
-    return grab + twist + scale;
+    slope = vec3(-(a - b) * r3Inv - 1.5f * a * eps2 * r5Inv, -3.0f * b * r5Inv,
+                 -3.0f * r5Inv - 7.5f * eps2 * r5Inv * r2Inv);
+    return vec3((a - b) * rInv + 0.5f * a * eps2 * r3Inv, b * r3Inv, r3Inv + 1.5f * eps2 * r5Inv);
 }
 
-// Bi-scale Kelvinlet: X_ε − X_ε₁ decays as 1/r³ far from the tip.
-vec3 kelvinletVelocity(int i, vec3 offset) {
+// The Laplacian and bi-Laplacian of the regularized kernels (sharp Kelvinlets, de Goes
+// & James 2019; docs/kelvinlet-profiles.md derives them). With q = ε²/u ≤ 1:
+//   Δ:  A = (2b + 3bq − 7.5aq²)/u^{3/2}, B = −(6b + 15bq)/u^{5/2}, φ = −52.5q²/u^{5/2}
+//   Δ²: A = q²(472.5aq − 105b − 315a)/u^{5/2}, B = 945bq²/u^{7/2}, φ = q²(5197.5q − 2835)/u^{7/2}
+vec3 sharpCoefficients(int i, float rr, bool twice, SF_OUT(vec3) slope) {
+    float eps2 = tools[i].outerRadius * tools[i].outerRadius;
+    float uInv = 1.0f / (rr + eps2);
+    float q = eps2 * uInv;
+    float q2 = q * q;
+    float r3Inv = sqrt(uInv) * uInv;
+    float r5Inv = r3Inv * uInv;
+    float r7Inv = r5Inv * uInv;
+    float a = tools[i].kelvinA;
+    float b = tools[i].kelvinB;
+    if (twice) {
+        slope = vec3(q2 * (945.0f * b + 2835.0f * a - 5197.5f * a * q) * r7Inv,
+                     -10395.0f * b * q2 * r7Inv * uInv,
+                     q2 * (31185.0f - 67567.5f * q) * r7Inv * uInv);
+        return vec3(q2 * (472.5f * a * q - 105.0f * b - 315.0f * a) * r5Inv, 945.0f * b * q2 * r7Inv,
+                    q2 * (5197.5f * q - 2835.0f) * r7Inv);
+    }
+    slope = vec3((-6.0f * b - 15.0f * b * q + 52.5f * a * q2) * r5Inv, (30.0f * b + 105.0f * b * q) * r7Inv,
+                 472.5f * q2 * r7Inv);
+    return vec3((2.0f * b + 3.0f * b * q - 7.5f * a * q2) * r3Inv, -(6.0f * b + 15.0f * b * q) * r5Inv,
+                -52.5f * q2 * r5Inv);
+}
+
+// Kelvinlet i's radial coefficients and their slopes for its profile (spec §3.7):
+// bi-scale X_ε − X_ε₁, tri-scale Σ wₖ X_εₖ, or the (bi-)Laplacian at ε.
+vec3 kelvinletCoefficients(int i, float rr, SF_OUT(vec3) slope) {
+    int profile = toolShape(i);
+    if (profile == kProfileLaplacian || profile == kProfileBiLaplacian)
+        return sharpCoefficients(i, rr, profile == kProfileBiLaplacian, slope);
     float eps = tools[i].outerRadius;
-    return kelvinletTerm(i, offset, eps) - kelvinletTerm(i, offset, kKelvinletSecondRadius * eps);
+    vec3 slope1;
+    vec3 c = regularizedCoefficients(i, rr, eps, slope);
+    vec3 c1 = regularizedCoefficients(i, rr, kKelvinletSecondRadius * eps, slope1);
+    if (profile == kProfileTriScale) {
+        vec3 slope2;
+        vec3 c2 = regularizedCoefficients(i, rr, kKelvinletThirdRadius * eps, slope2);
+        slope += kTriScaleSecondWeight * slope1 + kTriScaleThirdWeight * slope2;
+        return c + kTriScaleSecondWeight * c1 + kTriScaleThirdWeight * c2;
+    }
+    slope -= slope1;
+    return c - c1;
 }
 
-// Sum of the tools whose bit is set in activeMask (spec §3.3). A Kelvinlet acts
-// until s = 1, so its bit is set in every segment and need not be read.
+vec3 kelvinletVelocity(int i, vec3 offset) {
+    vec3 slope;
+    return kelvinletFromCoefficients(i, offset, kelvinletCoefficients(i, dot(offset, offset), slope));
+}
+
+// Falloff profile w(u) of an affine kind (spec §3.6), u ∈ [0, 1].
+float falloffProfile(int falloff, float u) {
+    if (falloff == kFalloffSmoother) return u * u * u * (u * (6.0f * u - 15.0f) + 10.0f);
+    if (falloff == kFalloffLinear) return u;
+    if (falloff == kFalloffSharp) return u * u;
+    return u * u * (3.0f - 2.0f * u);
+}
+
+// The falloff of affine tool i at distance dist from its centre: 1 inside r_in, 0
+// outside r_out (spec §3.1); a step at r_out when r_in = r_out.
+float falloffWeight(int i, float dist) {
+    float rIn = tools[i].innerRadius;
+    float width = tools[i].outerRadius - rIn;
+    if (!(width > 0.0f)) return dist <= rIn ? 1.0f : 0.0f;
+    return falloffProfile(toolShape(i), 1.0f - clamp((dist - rIn) / width, 0.0f, 1.0f));
+}
+
+// The fold-free affine flow (spec §3.6): the affine field weighted by the falloff
+// about the moving tip, w(|R|)·(d + (W + λI)·R).
+vec3 affineFlowVelocity(int i, vec3 offset) {
+    return falloffWeight(i, length(offset)) * affineVelocity(i, offset);
+}
+
+// Sum of the tools whose bit is set in activeMask (spec §3.3). Kelvinlets and
+// affine flows act until s = 1, so their bits are set in every segment and need not be read.
 vec3 velocity(vec3 x, float s, uint activeMask) {
     vec3 v = vec3(0.0f);
     for (int i = 0; i < toolCount; ++i) {
         vec3 offset = toolOffset(i, x, s);
-        if (!toolIsAffine(i)) {
+        if (toolIsAffine(i)) {
+            if ((activeMask & (1u << uint(i))) != 0u) v += affineVelocity(i, offset);
+        } else if (toolIsAffineFlow(i)) {
+            v += affineFlowVelocity(i, offset);
+        } else {
             v += kelvinletVelocity(i, offset);
-        } else if ((activeMask & (1u << uint(i))) != 0u) {
-            v += affineVelocity(i, offset);
         }
     }
     return v;
 }
 
-// The radial coefficients of one Kelvinlet term's Jacobian at |R|² = rr (see kelvinletTerm):
-// grab v = A(r)·f + B(r)(R·f)R, twist and scale v ∝ φ(r)·R, with r² = |R|² + eps².
-// x = A'/r, y = B, z = B'/r, w = φ; phiSlope = φ'/r.
-vec4 kelvinletJacobianTerms(int i, float rr, float eps, SF_OUT(float) phiSlope) {
-    float eps2 = eps * eps;
-    float r2Inv = 1.0f / (rr + eps2);
-    float r3Inv = sqrt(r2Inv) * r2Inv;
-    float r5Inv = r3Inv * r2Inv;
-    float a = tools[i].kelvinA;
-    float b = tools[i].kelvinB;
-    phiSlope = -3.0f * r5Inv - 7.5f * eps2 * r5Inv * r2Inv;
-    return vec4(-(a - b) * r3Inv - 1.5f * a * eps2 * r5Inv, b * r3Inv, -3.0f * b * r5Inv,
-                r3Inv + 1.5f * eps2 * r5Inv);
-}
-
 // How fast Kelvinlet i's field changes in space at offset R: the triangle-inequality
-// bound of |∂v/∂x| from the bi-scale differences of the coefficients above. It is
+// bound of |∂v/∂x| from the radial coefficients and their slopes. For bi-scale it is
 // |r| + |λ|·(scale calibration) at the tip, peaks near |R| ≈ 0.5 ε and falls as 1/|R|⁴.
 float kelvinletGradient(int i, vec3 R) {
-    float eps = tools[i].outerRadius;
     float rr = dot(R, R);
-    float slope0;
-    float slope1;
-    vec4 c = kelvinletJacobianTerms(i, rr, eps, slope0)
-           - kelvinletJacobianTerms(i, rr, kKelvinletSecondRadius * eps, slope1);
-    float grab = length(tools[i].grabLoad) * sqrt(rr) * (abs(c.x) + 2.0f * abs(c.y) + rr * abs(c.z));
-    float radial = abs(c.w) + abs(slope0 - slope1) * rr;
+    vec3 slope;
+    vec3 c = kelvinletCoefficients(i, rr, slope);
+    float grab = length(tools[i].grabLoad) * sqrt(rr) * (abs(slope.x) + 2.0f * abs(c.y) + rr * abs(slope.y));
+    float radial = abs(c.z) + abs(slope.z) * rr;
     return grab + radial * (abs(tools[i].kelvinA) * length(tools[i].twistLoad)
                             + abs(tools[i].kelvinScale * tools[i].scaleLoad));
 }
@@ -90,24 +152,19 @@ bool hasBreakpoints() {
     return any;
 }
 
-// Affine falloff w(|x0 − p_A|) = smoothstep(u): the end of tool i's action for a
-// vertex starting at x0 (spec §3.1).
+// Affine falloff w(|x0 − p_A|): the end of tool i's action for a vertex starting
+// at x0 (spec §3.1).
 float affineFalloff(int i, vec3 x0) {
-    float dist = length(x0 - tools[i].origin);
-    float rIn = tools[i].innerRadius;
-    float width = tools[i].outerRadius - rIn;
-    if (!(width > 0.0f)) return dist <= rIn ? 1.0f : 0.0f;
-    float u = 1.0f - clamp((dist - rIn) / width, 0.0f, 1.0f);
-    return u * u * (3.0f - 2.0f * u);
+    return falloffWeight(i, length(x0 - tools[i].origin));
 }
 
 // End of tool i's action for a vertex starting at x0: the falloff for an affine
-// tool, the whole move for a Kelvinlet.
+// tool, the whole move for a Kelvinlet or an affine flow.
 float toolEnd(int i, vec3 x0) {
     return toolIsAffine(i) ? affineFalloff(i, x0) : 1.0f;
 }
 
-// Upper bound on |v| of Kelvinlet i over all points with |R| ≥ rho > 0.
+// Upper bound on |v| of a bi-scale Kelvinlet over all points with |R| ≥ rho > 0.
 // Each bi-scale difference g(ε²) − g(ε₁²) is bounded by the mean value theorem,
 // |g(ε²) − g(ε₁²)| ≤ (ε₁² − ε²)·max|g'|, with the max taken at |R| = rho:
 //   1/r_ε − 1/r_ε₁                   ≤ Δ/(2ρ³)
@@ -115,7 +172,7 @@ float toolEnd(int i, vec3 x0) {
 //   ε²/r_ε³ − ε₁²/r_ε₁³             ≤ Δ(1/ρ³ + 3ε₁²/(2ρ⁵))
 //   φ(ε²) − φ(ε₁²), φ(t) = 1/r³ + 3t/(2r⁵) with r² = |R|² + t   ≤ 15Δε₁²/(4ρ⁷)
 // with Δ = ε₁² − ε². Every bound falls with ρ, so it holds for all |R| ≥ ρ.
-float kelvinletSpeedBound(int i, float rho) {
+vec2 biScaleSpeedBound(int i, float rho) {
     float eps = tools[i].outerRadius;
     float eps1Sq = kKelvinletSecondRadius * kKelvinletSecondRadius * eps * eps;
     float delta = eps1Sq - eps * eps;
@@ -127,8 +184,57 @@ float kelvinletSpeedBound(int i, float rho) {
                + 0.5f * a * delta * (rho3Inv + 1.5f * eps1Sq * rho3Inv * rho2Inv)
                + abs(b) * 1.5f * delta * rho3Inv;
     float radial = 3.75f * delta * eps1Sq * rho3Inv * rho3Inv; // × |R| ≤ ρ·(bound/ρ)
-    return grab * length(tools[i].grabLoad)
-         + radial * (abs(a) * length(tools[i].twistLoad) + abs(tools[i].kelvinScale * tools[i].scaleLoad));
+    return vec2(grab, radial);
+}
+
+// The same for tri-scale. Its weights cancel g(t) and t exactly (Σwₖ = Σwₖtₖ = 0,
+// tₖ = εₖ²), so Σwₖ g(tₖ) = Σwₖ ∫(tₖ − τ)g''(τ)dτ from t₀, at most
+// C·max|g''| with C = Σ|wₖ|(tₖ − t₀)²/2 = 0.12927ε⁴. With u = ρ² + t ≥ ρ²:
+//   g = u^{-1/2}: |g''| ≤ 0.75/ρ⁵          g = t·u^{-3/2}: |g''| ≤ 3/ρ⁵ + 3.75t₂/ρ⁷
+//   g = u^{-3/2}: |g''| ≤ 3.75/ρ⁷          g = t·u^{-5/2}: |g''| ≤ 5/ρ⁷ + 8.75t₂/ρ⁹
+// so the far field falls as 1/ρ⁵ (spec §3.7). Returns (grab, radial) as above.
+vec2 triScaleSpeedBound(int i, float rho) {
+    float eps2 = tools[i].outerRadius * tools[i].outerRadius;
+    float t2 = kKelvinletThirdRadius * kKelvinletThirdRadius * eps2;
+    float c = 0.12927f * eps2 * eps2;
+    float rho2Inv = 1.0f / (rho * rho);
+    float rho5Inv = rho2Inv * rho2Inv / rho;
+    float rho7Inv = rho5Inv * rho2Inv;
+    float a = tools[i].kelvinA;
+    float b = tools[i].kelvinB;
+    float coefA = abs(a - b) * 0.75f * rho5Inv + 0.5f * a * (3.0f * rho5Inv + 3.75f * t2 * rho7Inv);
+    float coefB = abs(b) * 3.75f * rho7Inv;
+    float phi = 3.75f * rho7Inv + 1.5f * (5.0f * rho7Inv + 8.75f * t2 * rho7Inv * rho2Inv);
+    return c * vec2(coefA + coefB * rho * rho, phi * rho);
+}
+
+// The same for the sharp profiles: each term of their coefficients, bounded on its
+// own with u = |R|² + ε² ≥ U = ρ² + ε², q ≤ ε²/U and |R|ᵐ ≤ u^{m/2}. Also holds at
+// ρ = 0, where it bounds the whole field.
+vec2 sharpSpeedBound(int i, float rho) {
+    float eps2 = tools[i].outerRadius * tools[i].outerRadius;
+    float uInv = 1.0f / (rho * rho + eps2);
+    float q = eps2 * uInv;
+    float q2 = q * q;
+    float rInv = sqrt(uInv);
+    float a = abs(tools[i].kelvinA);
+    float b = abs(tools[i].kelvinB);
+    if (toolShape(i) == kProfileBiLaplacian) {
+        float grab = q2 * (472.5f * a * q + 105.0f * b + 315.0f * a + 945.0f * b) * uInv * uInv * rInv;
+        return vec2(grab, q2 * (5197.5f * q + 2835.0f) * uInv * uInv * uInv);
+    }
+    float grab = (2.0f * b + 3.0f * b * q + 7.5f * a * q2 + 6.0f * b + 15.0f * b * q) * uInv * rInv;
+    return vec2(grab, 52.5f * q2 * uInv * uInv);
+}
+
+// Upper bound on |v| of Kelvinlet i over all points with |R| ≥ rho > 0, for its profile.
+float kelvinletSpeedBound(int i, float rho) {
+    int profile = toolShape(i);
+    vec2 bound = profile == kProfileBiScale ? biScaleSpeedBound(i, rho)
+               : profile == kProfileTriScale ? triScaleSpeedBound(i, rho)
+               : sharpSpeedBound(i, rho);
+    return bound.x * length(tools[i].grabLoad)
+         + bound.y * (abs(tools[i].kelvinA) * length(tools[i].twistLoad) + abs(tools[i].kelvinScale * tools[i].scaleLoad));
 }
 
 // Distance from x0 to the tool tip's path {o(s) : s ∈ [0, 1]}.
@@ -144,7 +250,9 @@ float distanceToToolPath(int i, vec3 x0) {
 // reaches x0 when its falloff is above 0. For Kelvinlets: if x0 stays within δ of
 // where it started, every |R| ≥ ρ − δ, with ρ the distance to the tip's path, so
 // the total displacement over s ∈ [0, 1] is at most Σ bound(ρ − δ); when that
-// is ≤ δ the vertex cannot leave the δ-ball, and the bound holds throughout.
+// is ≤ δ the vertex cannot leave the δ-ball, and the bound holds throughout. An
+// affine flow is 0 beyond r_out of the tip, so within the δ-ball it adds nothing
+// when ρ − δ ≥ r_out.
 bool outOfReach(vec3 x0, float tolerance) {
     float delta = kCullFraction * tolerance;
     float speedSum = 0.0f;
@@ -152,6 +260,8 @@ bool outOfReach(vec3 x0, float tolerance) {
     for (int i = 0; i < toolCount; ++i) {
         if (toolIsAffine(i)) {
             reached = reached || affineFalloff(i, x0) > 0.0f;
+        } else if (toolIsAffineFlow(i)) {
+            reached = reached || distanceToToolPath(i, x0) - delta < tools[i].outerRadius;
         } else {
             float rho = distanceToToolPath(i, x0) - delta;
             if (rho > 0.0f) {
@@ -178,6 +288,9 @@ bool sphereInReach(vec3 centre, float radius, float tolerance) {
         if (toolIsAffine(i)) {
             float dist = length(centre - tools[i].origin);
             reached = reached || dist * 0.9999f - radius * 1.0001f - 1.0e-4f <= tools[i].outerRadius;
+        } else if (toolIsAffineFlow(i)) {
+            float dist = distanceToToolPath(i, centre);
+            reached = reached || dist * 0.9999f - radius * 1.0001f - 1.0e-4f - delta <= tools[i].outerRadius;
         } else if (tools[i].grabLoad != vec3(0.0f) || tools[i].twistLoad != vec3(0.0f) || tools[i].scaleLoad != 0.0f) {
             float rho = distanceToToolPath(i, centre) * 0.9999f - radius * 1.0001f - 1.0e-4f - delta;
             if (rho > 0.0f) {

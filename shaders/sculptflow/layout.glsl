@@ -17,7 +17,20 @@
 #define SF_MAX_TOOLS 16
 
 const int kToolKelvinlet = 0;
-const int kToolAffine = 1;
+const int kToolAffine = 1;     // time truncated at the falloff (spec §3.1)
+const int kToolAffineFlow = 2; // falloff in the field (spec §3.6)
+
+// Tool.shape: a Kelvinlet's profile (spec §3.7) or an affine kind's falloff (§3.6).
+const int kProfileBiScale = 0;
+const int kProfileTriScale = 1;
+const int kProfileLaplacian = 2;
+const int kProfileBiLaplacian = 3;
+const int kFalloffSmooth = 0;   // 3u² − 2u³
+const int kFalloffSmoother = 1; // u³(6u² − 15u + 10)
+const int kFalloffLinear = 2;   // u
+const int kFalloffSharp = 3;    // u²
+// The steepest slope dw/du of the four falloffs (sharp's, at u = 1).
+const float kFalloffMaxSlope = 2.0f;
 
 const int kMethodRk4 = 0;       // classic RK4, fixed steps
 const int kMethodRk4Double = 1; // step doubling with RK4, Richardson-extrapolated
@@ -30,8 +43,13 @@ const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished wit
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 
-// ε₁ = 1.1·ε for the bi-scale Kelvinlet (spec §3.2).
+// ε₁ = 1.1·ε for the bi-scale Kelvinlet (spec §3.2); tri-scale adds ε₂ = 1.21·ε, with
+// the weights w₁ = −(ε₂² − ε₀²)/(ε₂² − ε₁²) = −2.21/1.21 and w₂ = (ε₁² − ε₀²)/(ε₂² − ε₁²) = 1/1.21
+// (spec §3.7), which cancel the 1/r and 1/r³ far fields.
 const float kKelvinletSecondRadius = 1.1f;
+const float kKelvinletThirdRadius = 1.21f;
+const float kTriScaleSecondWeight = -2.21f / 1.21f;
+const float kTriScaleThirdWeight = 1.0f / 1.21f;
 
 // Stands for an error estimate that is not finite: the controller then shrinks.
 const float kHugeError = 3.0e38f;
@@ -50,11 +68,11 @@ struct Tool {
     vec3 translation; float innerRadius; // d; r_in (affine falloff), clamped to ≤ r_out
     vec3 rotation;    float outerRadius; // r (axis·angle); r_out, which is ε for a Kelvinlet
     vec3 grabLoad;    float scaleLoad;   // Kelvinlet f; Kelvinlet G/I (λ·calibration)
-    vec3 twistLoad;   int kind;          // Kelvinlet F as the vector of its skew matrix
+    vec3 twistLoad;   int kind;          // Kelvinlet F as the vector of its skew matrix; kTool*
     float kelvinA;                       // a = 1/(4πμ)
     float kelvinB;                       // b = a/(4(1−ν))
     float kelvinScale;                   // 2b₀ − a
-    float reserved;                      // pads to 96 bytes: std140 arrays step by 16
+    int shape;                           // kProfile* (Kelvinlet) or kFalloff* (affine kinds)
 };
 
 // Tunables of one dispatch (spec §4). The method and the attempt budget are not
