@@ -226,10 +226,13 @@ std::vector<glm::vec3> shells(const Move& move, std::initializer_list<float> fra
 }
 
 // Max error over unflagged vertices, CPU and GPU, every adaptive method, against
-// the double reference (whose own self-check must pass).
+// the double reference (whose own self-check must pass). A falloff with a kink
+// jumps the field's slope, which bs32's estimate can meet only below h_min: there
+// the clamped vertices are flagged, as spec §4 has it, and must still be within tol.
 class FieldShapesGpu : public test::GpuTest {
 protected:
-    void expectWithinTolerance(const Move& move, const std::vector<glm::vec3>& start, const std::string& what) {
+    void expectWithinTolerance(const Move& move, const std::vector<glm::vec3>& start, const std::string& what,
+                               bool kinked = false) {
         const GroundTruth truth = groundTruth(move, start);
         for (size_t i = 0; i < start.size(); ++i) ASSERT_TRUE(truth.converged[i]) << what << " vertex " << i;
         for (Method method : kAdaptiveMethods) {
@@ -239,9 +242,11 @@ protected:
             const GpuSolution gpu = solveOnGpu(solver(), move, start, options);
             double cpuError = 0.0, gpuError = 0.0, moved = 0.0;
             size_t flagged = 0;
+            const bool clampsAllowed = kinked && method == Method::Bs32;
             for (size_t i = 0; i < start.size(); ++i) {
                 moved = std::max(moved, glm::length(truth.positions[i] - glm::dvec3(start[i])));
-                if ((cpu.statistics[i].flags | gpu.statistics[i].flags) & ~kernel::kFlagCulled) {
+                const uint32_t flags = (cpu.statistics[i].flags | gpu.statistics[i].flags) & ~kernel::kFlagCulled;
+                if (flags && !(clampsAllowed && flags == kernel::kFlagMinStepClamped)) {
                     ++flagged;
                     continue;
                 }
@@ -285,7 +290,9 @@ TEST_F(FieldShapesGpu, AffineFlowAndFalloffsOnTheRecordedStrokes) {
             const std::string what = std::string(toolKindName(kind)) + " " + name(falloff);
             Stroke one = readStroke(test0, {.kindOverride = kind});
             one.tools[0].falloff = falloff;
-            expectWithinTolerance(moveToolMotion(one), shells(moveToolMotion(one), {0.2f, 0.6f, 0.9f}), "test0 " + what);
+            const bool kinked = falloff == Falloff::Linear || falloff == Falloff::Sharp;
+            expectWithinTolerance(moveToolMotion(one), shells(moveToolMotion(one), {0.2f, 0.6f, 0.9f}), "test0 " + what,
+                                  kinked);
             if (falloff != Falloff::Smooth) continue;
             Stroke both = readStroke(left, {.kindOverride = kind});
             both.tools.push_back(readStroke(right, {.kindOverride = kind}).tools[0]);

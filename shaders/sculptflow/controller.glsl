@@ -37,17 +37,14 @@ bool usesVertexStepLimit() {
 // limit is never below stepLimitFloor, the whole move's limit that holds for every
 // vertex; truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
 // segment, so no mask is read). docs/solver.md has the measurements. An affine
-// flow changes as its falloff shell passes: within r_out its rate is the affine
-// part's, |r| + |λ|, plus the falloff's slope times the affine speed over the shell.
+// flow's field changes as its falloff shell passes, which the floor already
+// resolves (toolStepLimit), so with one no vertex steps past the floor.
 float stepLimit(vec3 x, float s, vec3 k1) {
     float rate = 0.0f;
+    bool flows = false;
     for (int i = 0; i < toolCount; ++i) {
         if (toolIsAffineFlow(i)) {
-            vec3 R = toolOffset(i, x, s);
-            float width = max(tools[i].outerRadius - tools[i].innerRadius, 1.0e-3f * tools[i].outerRadius);
-            float spin = length(tools[i].rotation) + abs(tools[i].logScale);
-            if (dot(R, R) < tools[i].outerRadius * tools[i].outerRadius)
-                rate += spin + kFalloffMaxSlope * length(affineVelocity(i, R)) / width;
+            flows = true;
         } else if (!toolIsAffine(i)) {
             vec3 R = toolOffset(i, x, s);
             float eps = tools[i].outerRadius;
@@ -56,5 +53,6 @@ float stepLimit(vec3 x, float s, vec3 k1) {
         }
     }
     float limit = rate > 0.0f ? max(settings.stepLimitFloor, settings.stepLimitScale / rate) : settings.hMax;
+    if (flows) limit = settings.stepLimitFloor;
     return min(limit, settings.hMax);
 }

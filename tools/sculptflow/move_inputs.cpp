@@ -61,8 +61,14 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--voxel-size", args.voxelSize,
                        "World units per voxel (default: the stroke's; 0.0013 for .bin)")
         ->check(CLI::PositiveNumber);
-    command.add_option("--kind", args.kind, "Deformer for a .bin stroke (default: as recorded)")
-        ->check(CLI::IsMember({"kelvinlet", "affine"}));
+    command.add_option("--kind", args.kind, "Deformer for every tool (default: as recorded)")
+        ->check(CLI::IsMember({"kelvinlet", "affine", "affine-flow"}));
+    command.add_option("--profile", args.profile,
+                       "Kelvinlet profile for every Kelvinlet tool: bi-scale, tri-scale, laplacian or bi-laplacian")
+        ->check(CLI::IsMember({"bi-scale", "tri-scale", "laplacian", "bi-laplacian"}));
+    command.add_option("--falloff", args.falloff,
+                       "Falloff for every affine or affine-flow tool: smooth, smoother, linear or sharp")
+        ->check(CLI::IsMember({"smooth", "smoother", "linear", "sharp"}));
     command.add_option("--pipeline-cache", args.pipelineCache,
                        "Keep the GPU's compiled pipelines in this file between runs (a bad or foreign file "
                        "is ignored with a warning)");
@@ -98,23 +104,46 @@ void addMethodOptions(CLI::App& command, std::string& method, double& tolerance,
     command.add_option("--tol", tolerance, "Tolerance in voxels")->check(CLI::PositiveNumber)->capture_default_str();
 }
 
+namespace {
+
+// --profile and --falloff: each applies to the tools of the kinds that carry it,
+// and is refused when no tool does (rather than ignored).
+void applyShapeOptions(Stroke& stroke, const MoveInputArgs& args) {
+    bool profiled = args.profile.empty(), falloffed = args.falloff.empty();
+    for (ToolStroke& tool : stroke.tools) {
+        if (!args.profile.empty() && tool.kind == ToolKind::Kelvinlet) {
+            tool.profile = *parseKelvinletProfile(args.profile);
+            profiled = true;
+        }
+        if (!args.falloff.empty() && tool.kind != ToolKind::Kelvinlet) {
+            tool.falloff = *parseFalloff(args.falloff);
+            falloffed = true;
+        }
+    }
+    if (!profiled) throw Error("--profile " + args.profile + ": a profile is for a kelvinlet, and no tool is one");
+    if (!falloffed)
+        throw Error("--falloff " + args.falloff + ": a falloff is for an affine or affine-flow tool, and no tool is one");
+}
+
+} // namespace
+
 MoveInputs loadMoveInputs(const MoveInputArgs& args) {
     MoveInputs in;
     StrokeReadOptions readOptions;
     if (args.voxelSize) readOptions.binVoxelSize = *args.voxelSize;
-    if (!args.kind.empty())
-        readOptions.kindOverride = args.kind == "affine" ? ToolKind::Affine : ToolKind::Kelvinlet;
+    if (!args.kind.empty()) readOptions.kindOverride = parseToolKind(args.kind);
 
     if (args.strokePath.empty()) {
         in.stroke = defaultStroke();
         if (readOptions.kindOverride)
-            for (ToolStroke& tool : in.stroke.tools) tool.kind = *readOptions.kindOverride;
+            for (ToolStroke& tool : in.stroke.tools) setToolKind(tool, *readOptions.kindOverride);
         in.description = "built-in stroke";
     } else {
         in.stroke = readStroke(args.strokePath, readOptions);
         in.description = "stroke " + args.strokePath;
     }
     if (args.voxelSize) in.stroke.voxelSize = *args.voxelSize;
+    applyShapeOptions(in.stroke, args);
     in.stroke.symmetry = symmetryFromOptions(in.stroke.symmetry, args); // before the mesh: fail fast
 
     if (args.meshPath.empty()) {

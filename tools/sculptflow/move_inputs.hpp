@@ -20,7 +20,9 @@ struct MoveInputArgs {
     std::string meshPath;   // empty: the built-in icosphere
     std::string strokePath; // empty: the built-in stroke
     std::optional<double> voxelSize;
-    std::string kind;       // "", "kelvinlet" or "affine"
+    std::string kind;       // "", "kelvinlet", "affine" or "affine-flow"
+    std::string profile;    // "" or a Kelvinlet profile for every Kelvinlet tool
+    std::string falloff;    // "" or a falloff for every affine-kind tool
     std::string pipelineCache; // empty: none
 
     // Set by addMoveModeOptions (spec §2, §3.4, §3.5); the defaults change nothing.
@@ -30,7 +32,7 @@ struct MoveInputArgs {
     std::optional<std::string> symmetryOrigin; // "X,Y,Z", world units; unset: the stroke's
 };
 
-// Adds --mesh, --stroke, --voxel-size and --kind to a subcommand.
+// Adds --mesh, --stroke, --voxel-size, --kind, --profile and --falloff to a subcommand.
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args);
 
 // Adds --mode, --mask, --symmetry and --symmetry-origin (deform, validate, render).
