@@ -85,11 +85,12 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         VkBool32 mask;
         uint32_t flowTools;
         uint32_t toolShapes;
+        VkBool32 volumeChange;
     } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
                 variant.toolCount,   variant.affineTools,   variant.pass,
                 variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE,
-                variant.flowTools,   variant.toolShapes};
-    const std::array<VkSpecializationMapEntry, 10> entries{{
+                variant.flowTools,   variant.toolShapes,    variant.volumeChange ? VK_TRUE : VK_FALSE};
+    const std::array<VkSpecializationMapEntry, 11> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
@@ -100,6 +101,7 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         {7, offsetof(decltype(constants), mask), sizeof(VkBool32)},
         {8, offsetof(decltype(constants), flowTools), sizeof(uint32_t)},
         {9, offsetof(decltype(constants), toolShapes), sizeof(uint32_t)},
+        {10, offsetof(decltype(constants), volumeChange), sizeof(VkBool32)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

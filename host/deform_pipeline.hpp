@@ -41,6 +41,7 @@ struct DeformVariant {
     int pass = 0;             // deform.comp's `pass`: kDeformPass* in deform_recorder.hpp
     bool sortedBlocks = false; // passes 1 and 3 walk DeformScratch's blocks (deform.comp)
     bool mask = false;         // binding 9 holds a mask value per vertex
+    bool volumeChange = false; // binding 10 gets each vertex's volume change
     auto operator<=>(const DeformVariant&) const = default;
 };
 
@@ -49,8 +50,9 @@ constexpr uint32_t kDeformWorkgroupSize = 64; // local_size_x in deform.comp
 // deform.comp's bindings: 0 the tool block (uniform), 1 input, 2 output,
 // 3 statistics, 4 per-vertex bins, 5 active list, 6 counters, 7 vertex order,
 // 8 block spheres (storage; 4-8 are DeformScratch's, bound for every pass),
-// 9 the mask (a placeholder without one).
-constexpr uint32_t kDeformBindingCount = 10;
+// 9 the mask (a placeholder without one), 10 the volume changes (a placeholder
+// unless a run computes them).
+constexpr uint32_t kDeformBindingCount = 11;
 
 // Owns the shader module, layouts and every pipeline built so far.
 class DeformPipelines {

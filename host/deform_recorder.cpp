@@ -38,7 +38,10 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
         variant.flowTools = 0;
         variant.toolShapes = 0;
     }
-    if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) variant.statistics = false;
+    if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) {
+        variant.statistics = false;
+        variant.volumeChange = false;
+    }
     if (pass == kDeformPassScan || pass == kDeformPassScatter || pass == kDeformPassBlocks) variant.mask = false;
     return variant;
 }
@@ -58,6 +61,7 @@ DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool 
         if (kernel.toolIsAffineFlow(i)) variant.flowTools |= 1u << i;
         variant.toolShapes |= uint32_t(kernel.toolShape(i) & 3) << (2 * i);
     }
+    variant.volumeChange = kernel.computeVolumeChange;
     return variant;
 }
 

@@ -75,6 +75,21 @@ const GpuBuffer& GpuMesh::Impl::workBuffer(Context& context) {
     return work;
 }
 
+std::vector<float> GpuMesh::readVolumeChanges() const {
+    const Impl& m = *impl_;
+    if (!m.volumeChanges.handle()) return {};
+    std::vector<float> out(m.vertexCount);
+    std::memcpy(out.data(), m.volumeChanges.mapped(), out.size() * sizeof(float));
+    return out;
+}
+
+const GpuBuffer& GpuMesh::Impl::volumeChangeBuffer(Context& context) {
+    if (!volumeChanges.handle())
+        volumeChanges = GpuBuffer(context, std::max<VkDeviceSize>(4 * vertexCount, 16), kStorage,
+                                  "per-vertex volume changes");
+    return volumeChanges;
+}
+
 const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
     if (!statistics.handle())
         statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16), kStorage,
@@ -145,7 +160,7 @@ void GpuSolver::Impl::release() {
 
 GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverOptions& options, bool statistics) {
     const kernel::Kernel kernel = makeKernel(move, options); // validates, throws before any GPU work
-    return submit(mesh, kernel, statistics, false);
+    return submit(mesh, kernel, statistics || options.volumeChange, false);
 }
 
 GpuRun GpuSolver::Impl::runContinuous(GpuMesh::Impl& mesh, std::span<const Move> segments,
@@ -153,20 +168,27 @@ GpuRun GpuSolver::Impl::runContinuous(GpuMesh::Impl& mesh, std::span<const Move>
     const SolverOptions perSegment = segmentOptions(options, segments.size());
     std::vector<kernel::Kernel> kernels;
     for (const Move& segment : segments) kernels.push_back(makeKernel(segment, perSegment)); // all before any work
+    statistics = statistics || options.volumeChange;
     GpuRun total;
     total.gpuMilliseconds = 0.0;
     std::vector<VertexStatistics> sums(statistics ? mesh.vertexCount : 0);
+    // The end map is the segments' maps in turn, so its volume change is their product.
+    std::vector<float> volumeChanges(options.volumeChange ? mesh.vertexCount : 0, 1.0f);
     for (size_t k = 0; k < kernels.size(); ++k) {
         GpuRun run = submit(mesh, kernels[k], statistics, k > 0);
         total.gpuMilliseconds += run.gpuMilliseconds;
         if (!statistics) continue;
         accumulateSegment(sums, {static_cast<const VertexStatistics*>(mesh.statistics.mapped()), sums.size()});
+        const auto* segmentVolume = static_cast<const float*>(options.volumeChange ? mesh.volumeChanges.mapped() : nullptr);
+        for (size_t v = 0; v < volumeChanges.size(); ++v) volumeChanges[v] *= segmentVolume[v];
         total.segments.push_back(std::move(run.report));
     }
     if (statistics) {
         std::memcpy(mesh.statisticsBuffer(context).mapped(), sums.data(), sums.size() * sizeof(VertexStatistics));
         total.report = combineSegments(total.segments);
     }
+    if (options.volumeChange)
+        std::memcpy(mesh.volumeChangeBuffer(context).mapped(), volumeChanges.data(), volumeChanges.size() * sizeof(float));
     return total;
 }
 
@@ -179,6 +201,7 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
     std::memcpy(tools.mapped(), &block, sizeof(block));
 
     const GpuBuffer& statisticsBuffer = statistics ? mesh.statisticsBuffer(context) : noStatistics;
+    const GpuBuffer& volumeChanges = kernel.computeVolumeChange ? mesh.volumeChangeBuffer(context) : noStatistics;
     const GpuBuffer& input = continuing ? mesh.workBuffer(context) : mesh.input;
     const bool masked = mesh.mask.handle() != VK_NULL_HANDLE;
     const VkDescriptorBufferInfo buffers[] = {{tools.handle(), 0, VK_WHOLE_SIZE},
@@ -190,7 +213,8 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
                                               mesh.scratch.buffers()[2],
                                               mesh.scratch.buffers()[3],
                                               mesh.scratch.buffers()[4],
-                                              {(masked ? mesh.mask : noStatistics).handle(), 0, VK_WHOLE_SIZE}};
+                                              {(masked ? mesh.mask : noStatistics).handle(), 0, VK_WHOLE_SIZE},
+                                              {volumeChanges.handle(), 0, VK_WHOLE_SIZE}};
     static_assert(std::size(buffers) == kDeformBindingCount);
     VkWriteDescriptorSet writes[kDeformBindingCount];
     for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
@@ -296,14 +320,15 @@ GpuSolution solveOnGpu(GpuSolver& solver, const Move& move, std::span<const glm:
                        const SolverOptions& options, std::span<const float> mask) {
     GpuMesh mesh(solver.context(), start, mask);
     GpuRun run = solver.run(mesh, move, options, true);
-    return {mesh.readPositions(), mesh.readStatistics(), run.report, {}, run.gpuMilliseconds};
+    return {mesh.readPositions(), mesh.readStatistics(), run.report, {}, run.gpuMilliseconds, mesh.readVolumeChanges()};
 }
 
 GpuSolution solveContinuousOnGpu(GpuSolver& solver, std::span<const Move> segments, std::span<const glm::vec3> start,
                                  const SolverOptions& options, std::span<const float> mask) {
     GpuMesh mesh(solver.context(), start, mask);
     GpuRun run = solver.runContinuous(mesh, segments, options, true);
-    return {mesh.readPositions(), mesh.readStatistics(), run.report, std::move(run.segments), run.gpuMilliseconds};
+    return {mesh.readPositions(), mesh.readStatistics(), run.report, std::move(run.segments), run.gpuMilliseconds,
+            mesh.readVolumeChanges()};
 }
 
 } // namespace sculptflow

@@ -131,7 +131,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
         tools_ = GpuBuffer(context, sizeof(ToolBlock),
                            VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, "the tool block",
                            BufferMemory::DeviceLocal);
-        // Bound to deform.comp's statistics binding, which this path never writes.
+        // Bound to deform.comp's statistics and volume-change bindings, which this path never writes.
         noStatistics_ = GpuBuffer(context, 16, kStorage, "the unused statistics binding", BufferMemory::DeviceLocal);
         deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
@@ -235,7 +235,8 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
                                                   deformScratch_.buffers()[2],
                                                   deformScratch_.buffers()[3],
                                                   deformScratch_.buffers()[4],
-                                                  mask};
+                                                  mask,
+                                                  {noStatistics_.handle(), 0, VK_WHOLE_SIZE}}; // no volume changes
         static_assert(std::size(buffers) == kDeformBindingCount);
         for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
             deformBuffers[set][i] = buffers[i];

@@ -35,6 +35,8 @@ layout(constant_id = 7) const bool hasMask = false;
 // Kelvinlet profile or the falloff, so that each tool's shape folds away too.
 layout(constant_id = 8) const uint flowTools = 0u;
 layout(constant_id = 9) const uint toolShapes = 0u;
+// Binding 10 gets each vertex's volume change J (a debug output, with writeStatistics).
+layout(constant_id = 10) const bool computeVolumeChange = false;
 
 #include "sculptflow/layout.glsl"
 
@@ -71,6 +73,7 @@ layout(std430, set = 0, binding = 6) buffer Counters { uint counters[]; };
 layout(std430, set = 0, binding = 7) readonly buffer VertexOrder { uint vertexOrder[]; };
 layout(std430, set = 0, binding = 8) readonly buffer BlockSpheres { vec4 blockSpheres[]; };
 layout(std430, set = 0, binding = 9) readonly buffer MaskValues { float maskValues[]; };
+layout(std430, set = 0, binding = 10) writeonly buffer VolumeChanges { float volumeChanges[]; };
 
 const uint kBinCount = 16u;
 // Passes 1 and 3: vertices per lane, and a workgroup's 64 times as many (a vertex
@@ -107,6 +110,7 @@ void writeVertex(uint v, VertexResult r) {
     if (writeStatistics) {
         statistics[v] = uvec4(r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations);
     }
+    if (computeVolumeChange) volumeChanges[v] = r.volumeChange;
 }
 
 vec3 readVertex(uint v) {
@@ -213,6 +217,7 @@ void main() {
                 r.acceptedSteps = 0u;
                 r.rejectedSteps = 0u;
                 r.evaluations = 0u;
+                r.volumeChange = 1.0f;
                 if (writeCulled) writeVertex(v, r);
                 if (!sortedBlocks) vertexBins[v] = kCulledBin;
             } else if (sortedBlocks) {

@@ -18,6 +18,7 @@ CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, std::
     CpuSolution out;
     out.positions.resize(start.size());
     out.statistics.resize(start.size());
+    if (options.volumeChange) out.volumeChanges.resize(start.size());
 
     auto solveRange = [&](size_t begin, size_t end) {
         kernel::Kernel k = prototype; // the kernel's member functions are not const
@@ -26,6 +27,7 @@ CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, std::
                                                   : k.integrateMaskedVertex(start[i], mask[i]);
             out.positions[i] = r.position;
             out.statistics[i] = {r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations};
+            if (options.volumeChange) out.volumeChanges[i] = r.volumeChange;
         }
     };
 
@@ -56,10 +58,13 @@ CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const
     CpuSolution out;
     out.positions.assign(start.begin(), start.end());
     out.statistics.resize(start.size());
+    if (options.volumeChange) out.volumeChanges.assign(start.size(), 1.0f);
     for (const Move& segment : segments) {
         CpuSolution step = solveOnCpu(segment, out.positions, mask, perSegment, threads);
         out.positions = std::move(step.positions);
         accumulateSegment(out.statistics, step.statistics);
+        // The end map is the segments' maps in turn: its volume change is their product.
+        for (size_t i = 0; i < step.volumeChanges.size(); ++i) out.volumeChanges[i] *= step.volumeChanges[i];
         out.segments.push_back(std::move(step.report));
     }
     out.report = combineSegments(out.segments);

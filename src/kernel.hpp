@@ -36,6 +36,7 @@ struct Kernel {
     SolverSettings settings{};
     int solverMethod = kMethodBs32;
     int solverMaxIterations = 64;
+    bool computeVolumeChange = false; // a debug output: VertexResult::volumeChange
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
     bool toolIsAffine(int i) const { return tools[i].kind == kToolAffine; }

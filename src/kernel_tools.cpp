@@ -230,6 +230,16 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.fixedSteps = options.fixedSteps;
     k.solverMethod = kernelMethod(options.method);
     k.solverMaxIterations = options.maxIterations;
+    k.computeVolumeChange = options.volumeChange;
+    if (options.volumeChange) {
+        const bool truncated = std::any_of(move.tools.begin(), move.tools.end(),
+                                           [](const ToolMotion& m) { return m.kind == ToolKind::Affine; });
+        const bool other = std::any_of(move.tools.begin(), move.tools.end(),
+                                       [](const ToolMotion& m) { return m.kind != ToolKind::Affine; });
+        if (truncated && other)
+            throw Error("volume change: a move that mixes affine tools with kelvinlet or affine-flow tools is not "
+                        "supported (the jump where an affine tool ends needs the other fields' Jacobian matrix)");
+    }
     return k;
 }
 

@@ -9,7 +9,7 @@ namespace sculptflow {
 
 static_assert(kVertexMinStepClamped == kernel::kFlagMinStepClamped &&
                   kVertexIterationCap == kernel::kFlagIterationCap && kVertexNonFinite == kernel::kFlagNonFinite &&
-                  kVertexCulled == kernel::kFlagCulled,
+                  kVertexCulled == kernel::kFlagCulled && kVertexFolded == kernel::kFlagFolded,
               "the public flag bits are the shader's");
 
 SolveReport combineSegments(std::span<const SolveReport> segments) {
@@ -20,6 +20,7 @@ SolveReport combineSegments(std::span<const SolveReport> segments) {
         r.iterationCap += s.iterationCap;
         r.nonFinite += s.nonFinite;
         r.culled += s.culled;
+        r.folded += s.folded;
         r.acceptedSteps += s.acceptedSteps;
         r.rejectedSteps += s.rejectedSteps;
         r.evaluations += s.evaluations;
@@ -54,6 +55,7 @@ SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxCl
         if (s.flags & kernel::kFlagIterationCap) ++r.iterationCap;
         if (s.flags & kernel::kFlagNonFinite) ++r.nonFinite;
         if (s.flags & kernel::kFlagCulled) ++r.culled;
+        if (s.flags & kernel::kFlagFolded) ++r.folded;
         r.acceptedSteps += s.acceptedSteps;
         r.rejectedSteps += s.rejectedSteps;
         r.evaluations += s.evaluations;

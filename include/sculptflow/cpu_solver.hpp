@@ -19,6 +19,7 @@ struct CpuSolution {
     std::vector<VertexStatistics> statistics; // continuous mode: summed over the segments
     SolveReport report;                       // continuous mode: combineSegments(segments)
     std::vector<SolveReport> segments;        // continuous mode: one a segment; else empty
+    std::vector<float> volumeChanges;         // with SolverOptions::volumeChange (continuous: the product)
 };
 
 // Integrates every vertex (voxels) through the move. `mask`: empty, or one value

@@ -38,6 +38,9 @@ public:
     std::vector<glm::vec3> readPositions() const;
     // The statistics of the last run that asked for them; empty before.
     std::vector<VertexStatistics> readStatistics() const;
+    // Each vertex's volume change J from the last run with SolverOptions::volumeChange
+    // (4 bytes a vertex, allocated by the first such run); empty before.
+    std::vector<float> readVolumeChanges() const;
 
     // Replaces the mask (empty: none) for the runs after this; validated first.
     void setMask(std::span<const float> mask);
@@ -69,7 +72,7 @@ public:
     // Options and tools are validated first: sculptflow::Error names the bad
     // parameter and nothing is dispatched. Without statistics the shader does no
     // extra work and nothing but the timestamps is read back. With validation on,
-    // any layer message makes it throw.
+    // any layer message makes it throw. options.volumeChange implies statistics.
     GpuRun run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics = true);
 
     // Continuous mode (spec §2): the segments in turn, each from the last one's
@@ -105,6 +108,7 @@ struct GpuSolution {
     SolveReport report;
     std::vector<SolveReport> segments; // continuous mode: one a segment
     double gpuMilliseconds = 0.0;
+    std::vector<float> volumeChanges; // with SolverOptions::volumeChange; else empty
 };
 
 // Upload, run with statistics, read back.

@@ -15,6 +15,7 @@ enum VertexFlag : uint32_t {
     kVertexIterationCap = 2u,   // the attempt budget ran out; finished with RK4
     kVertexNonFinite = 4u,      // input or state not finite; output = input
     kVertexCulled = 8u,         // outside every tool's reach, or masked (mask 0): not integrated
+    kVertexFolded = 16u,        // volume change J ≤ 0 (only with SolverOptions::volumeChange)
 };
 
 // Per-vertex debug statistics (spec §4, "Debug readback").
@@ -32,6 +33,7 @@ struct SolveReport {
     size_t iterationCap = 0;
     size_t nonFinite = 0;
     size_t culled = 0;
+    size_t folded = 0;
     uint64_t acceptedSteps = 0;
     uint64_t rejectedSteps = 0;
     uint64_t evaluations = 0;

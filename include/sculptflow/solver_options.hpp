@@ -25,6 +25,11 @@ struct SolverOptions {
     double maxToolMotionPerStep = 1.5;
     int maxIterations = 64;   // attempts per vertex; fixed per pipeline on the GPU
     int fixedSteps = 1;       // Method::Rk4: steps per segment
+    // A debug output: each vertex's volume change J = det(∂x/∂x0) of the end map,
+    // integrated along its path (flag FOLDED where J ≤ 0). Costs three divergence
+    // evaluations a step; the renderer's path never computes it. Not for a move that
+    // mixes truncated affine tools with other kinds (an error names it).
+    bool volumeChange = false;
 };
 
 // Throws sculptflow::Error naming the first invalid parameter.

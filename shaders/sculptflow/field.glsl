@@ -100,6 +100,22 @@ float falloffProfile(int falloff, float u) {
     return u * u * (3.0f - 2.0f * u);
 }
 
+// dw/du of falloffProfile.
+float falloffProfileSlope(int falloff, float u) {
+    if (falloff == kFalloffSmoother) return 30.0f * u * u * (u - 1.0f) * (u - 1.0f);
+    if (falloff == kFalloffLinear) return 1.0f;
+    if (falloff == kFalloffSharp) return 2.0f * u;
+    return 6.0f * u * (1.0f - u);
+}
+
+// dw/d(dist) of falloffWeight: 0 outside the shell (r_in, r_out).
+float falloffWeightSlope(int i, float dist) {
+    float rIn = tools[i].innerRadius;
+    float width = tools[i].outerRadius - rIn;
+    if (!(width > 0.0f) || !(dist > rIn) || !(dist < tools[i].outerRadius)) return 0.0f;
+    return -falloffProfileSlope(toolShape(i), 1.0f - (dist - rIn) / width) / width;
+}
+
 // The falloff of affine tool i at distance dist from its centre: 1 inside r_in, 0
 // outside r_out (spec §3.1); a step at r_out when r_in = r_out.
 float falloffWeight(int i, float dist) {
@@ -143,6 +159,63 @@ float kelvinletGradient(int i, vec3 R) {
     float radial = abs(c.z) + abs(slope.z) * rr;
     return grab + radial * (abs(tools[i].kelvinA) * length(tools[i].twistLoad)
                             + abs(tools[i].kelvinScale * tools[i].scaleLoad));
+}
+
+// div v at x of every tool but the truncated affine ones (whose volume change
+// integrate.glsl takes phase by phase): analytic for each field. A Kelvinlet's
+// div is (A'/ρ)(R·f) + (R·f)(ρ²B'/ρ + 4B) + (2b₀ − a)G(ρ²φ'/ρ + 3φ) (its twist is
+// divergence-free); an affine flow's w·3λ + w'(|R|)·(R·v)/|R|.
+float divergence(vec3 x, float s) {
+    float div = 0.0f;
+    for (int i = 0; i < toolCount; ++i) {
+        vec3 R = toolOffset(i, x, s);
+        if (toolIsAffineFlow(i)) {
+            float dist = length(R);
+            float radial = dist > 0.0f ? falloffWeightSlope(i, dist) * dot(R, affineVelocity(i, R)) / dist : 0.0f;
+            div += 3.0f * tools[i].logScale * falloffWeight(i, dist) + radial;
+        } else if (!toolIsAffine(i)) {
+            float rr = dot(R, R);
+            vec3 slope;
+            vec3 c = kelvinletCoefficients(i, rr, slope);
+            float rf = dot(R, tools[i].grabLoad);
+            div += slope.x * rf + rf * (rr * slope.y + 4.0f * c.y)
+                 + tools[i].kelvinScale * tools[i].scaleLoad * (rr * slope.z + 3.0f * c.z);
+        }
+    }
+    return div;
+}
+
+// ∂x/∂x0 over a phase of ds in which the affine tools of `activeMask` act: their
+// summed gradient is skew(Σr) + (Σλ)I, constant, so the flow's Jacobian is
+// e^{Σλ·ds}·Rot(ds·Σr) (Rodrigues).
+mat3 affinePhaseJacobian(uint activeMask, float ds) {
+    vec3 r = vec3(0.0f);
+    float lambda = 0.0f;
+    for (int i = 0; i < toolCount; ++i) {
+        if (toolIsAffine(i) && (activeMask & (1u << uint(i))) != 0u) {
+            r += tools[i].rotation;
+            lambda += tools[i].logScale;
+        }
+    }
+    float angle = length(r) * ds;
+    mat3 rotation = mat3(1.0f);
+    if (angle > 0.0f) {
+        vec3 a = normalize(r);
+        float c = cos(angle);
+        float sn = sin(angle);
+        float t = 1.0f - c;
+        rotation = mat3(t * a.x * a.x + c, t * a.x * a.y + sn * a.z, t * a.x * a.z - sn * a.y,
+                        t * a.x * a.y - sn * a.z, t * a.y * a.y + c, t * a.y * a.z + sn * a.x,
+                        t * a.x * a.z + sn * a.y, t * a.y * a.z - sn * a.x, t * a.z * a.z + c);
+    }
+    return exp(lambda * ds) * rotation;
+}
+
+// ∇s_end of affine tool i for a vertex starting at x0: how its falloff's end moves with x0.
+vec3 falloffEndGradient(int i, vec3 x0) {
+    vec3 rel = x0 - tools[i].origin;
+    float dist = length(rel);
+    return dist > 0.0f ? (falloffWeightSlope(i, dist) / dist) * rel : vec3(0.0f);
 }
 
 // True when an affine tool may end before s = 1 and so split the move into segments.

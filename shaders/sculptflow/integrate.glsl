@@ -1,8 +1,9 @@
 // The bounded per-vertex driver (spec §4): breakpoints, adaptive attempts, and
 // the guarantees that make a dispatch's cost known in advance.
 //
-// Reads the globals `settings`, `solverMethod` and `solverMaxIterations` (fixed per
-// pipeline). Needs field.glsl, steppers.glsl and controller.glsl.
+// Reads the globals `settings`, `solverMethod`, `solverMaxIterations` and
+// `computeVolumeChange` (fixed per pipeline). Needs field.glsl, steppers.glsl and
+// controller.glsl.
 
 bool allFinite(vec3 v) {
     return !any(isnan(v)) && !any(isinf(v));
@@ -28,6 +29,35 @@ bool stepReachesEnd(float h, float remaining) {
     return h >= remaining * 0.9999f;
 }
 
+// Volume change (computeVolumeChange, a debug output): ln J = ∫ div v ds along the
+// path, by composite Simpson's rule on two panels of each accepted step, at points of
+// the cubic Hermite interpolant of the step's end velocities. Two panels, not one:
+// div v of a C¹ falloff has a kink, which one panel left at 2.6% of J on test0's
+// affine flow. A truncated affine tool's s_end depends on x0, so there the Jacobian
+// matrix itself is carried, phase by phase, with the rank-one jump v_i ⊗ ∇s_end,i of
+// each tool that ends (the host refuses a move that mixes them with other kinds,
+// whose phases have no closed form).
+float stepLogVolumeChange(vec3 x, float s, vec3 k1, vec3 y, float h, vec3 kEnd) {
+    vec3 quarter = 0.84375f * x + 0.15625f * y + h * (0.140625f * k1 - 0.046875f * kEnd);
+    vec3 middle = 0.5f * (x + y) + (0.125f * h) * (k1 - kEnd);
+    vec3 threeQuarters = 0.15625f * x + 0.84375f * y + h * (0.046875f * k1 - 0.140625f * kEnd);
+    return (h / 12.0f) * (divergence(x, s) + 4.0f * divergence(quarter, s + 0.25f * h)
+                          + 2.0f * divergence(middle, s + 0.5f * h) + 4.0f * divergence(threeQuarters, s + 0.75f * h)
+                          + divergence(y, s + h));
+}
+
+// The Jacobian through the affine phase from `from` to the breakpoint `to`, where
+// the vertex is at x, and the jumps of the tools of activeMask that end there.
+mat3 crossAffineBreakpoint(mat3 jacobian, uint activeMask, float from, float to, vec3 x, vec3 x0,
+                           float ends[SF_MAX_TOOLS]) {
+    mat3 crossed = affinePhaseJacobian(activeMask, to - from) * jacobian;
+    for (int i = 0; i < toolCount; ++i) {
+        if ((activeMask & (1u << uint(i))) != 0u && ends[i] <= to)
+            crossed += outerProduct(affineVelocity(i, toolOffset(i, x, to)), falloffEndGradient(i, x0));
+    }
+    return crossed;
+}
+
 // Integrates dx/ds = v(x, s) for the vertex that starts at x0. The loop makes at
 // most solverMaxIterations attempts; whatever remains is then finished with one
 // RK4 step per segment, so a vertex costs at most
@@ -39,6 +69,7 @@ VertexResult integrateVertex(vec3 x0) {
     result.acceptedSteps = 0u;
     result.rejectedSteps = 0u;
     result.evaluations = 0u;
+    result.volumeChange = 1.0f;
     if (!allFinite(x0)) {
         result.flags = kFlagNonFinite;
         return result;
@@ -57,6 +88,9 @@ VertexResult integrateVertex(vec3 x0) {
     // Without breakpoints the move is one segment: every k1 after the first then
     // comes from an FSAL step, and the evaluations below fold away on the GPU.
     bool breakpoints = hasBreakpoints();
+    float logVolume = 0.0f;     // without breakpoints
+    mat3 jacobian = mat3(1.0f); // with them
+    float phaseStart = 0.0f;
     vec3 x = x0;
     vec3 k1 = vec3(0.0f);
     if (running) {
@@ -85,6 +119,17 @@ VertexResult integrateVertex(vec3 x0) {
             // estimate is float rounding: only a step clamped at h_min is flagged.
             if (!withinTolerance && hStep >= settings.hMin) result.flags |= kFlagMinStepClamped;
             result.acceptedSteps += 1u;
+            if (computeVolumeChange && breakpoints && reachesEnd) {
+                jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
+                phaseStart = segmentEnd;
+            } else if (computeVolumeChange && !breakpoints) {
+                vec3 kEnd = step.kEnd;
+                if (!step.fsal) {
+                    kEnd = velocity(step.y, s + hStep, mask);
+                    result.evaluations += 1u;
+                }
+                logVolume += stepLogVolumeChange(x, s, k1, step.y, hStep, kEnd);
+            }
             x = step.y;
             s = reachesEnd ? segmentEnd : s + hStep;
             if (reachesEnd) {
@@ -114,6 +159,13 @@ VertexResult integrateVertex(vec3 x0) {
         result.flags |= kFlagIterationCap;
         StepResult step = stepRk4(x, s, segmentEnd - s, k1, mask);
         result.evaluations += step.evaluations;
+        if (computeVolumeChange && breakpoints) {
+            jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
+            phaseStart = segmentEnd;
+        } else if (computeVolumeChange) {
+            logVolume += stepLogVolumeChange(x, s, k1, step.y, segmentEnd - s, velocity(step.y, segmentEnd, mask));
+            result.evaluations += 1u;
+        }
         x = step.y;
         s = segmentEnd;
         running = nextSegment(s, ends, segmentEnd, mask);
@@ -128,12 +180,17 @@ VertexResult integrateVertex(vec3 x0) {
         return result;
     }
     result.position = x;
+    if (computeVolumeChange) {
+        result.volumeChange = breakpoints ? determinant(jacobian) : exp(logVolume);
+        if (!(result.volumeChange > 0.0f)) result.flags |= kFlagFolded;
+    }
     return result;
 }
 
 // A vertex with mask value m (spec §3.5): x0 + m·(x(1) − x0). m = 0 (or NaN) is
 // not integrated and keeps x0 exactly, flagged CULLED; m ≥ 1 is the unmasked
-// result bit for bit. A masked error is m times the unmasked one.
+// result bit for bit. A masked error is m times the unmasked one; the volume
+// change reported is the unmasked move's.
 VertexResult integrateMaskedVertex(vec3 x0, float m) {
     if (!(m > 0.0f)) {
         VertexResult frozen;
@@ -142,6 +199,7 @@ VertexResult integrateMaskedVertex(vec3 x0, float m) {
         frozen.acceptedSteps = 0u;
         frozen.rejectedSteps = 0u;
         frozen.evaluations = 0u;
+        frozen.volumeChange = 1.0f;
         return frozen;
     }
     VertexResult result = integrateVertex(x0);

@@ -42,6 +42,7 @@ const uint kFlagMinStepClamped = 1u; // a step at h_min was accepted over tolera
 const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished with RK4
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
+const uint kFlagFolded = 16u;        // volume change J ≤ 0: the end map folds here (only when J is computed)
 
 // ε₁ = 1.1·ε for the bi-scale Kelvinlet (spec §3.2); tri-scale adds ε₂ = 1.21·ε, with
 // the weights w₁ = −(ε₂² − ε₀²)/(ε₂² − ε₁²) = −2.21/1.21 and w₂ = (ε₁² − ε₀²)/(ε₂² − ε₁²) = 1/1.21
@@ -110,4 +111,5 @@ struct VertexResult {
     uint acceptedSteps;
     uint rejectedSteps;
     uint evaluations; // right-hand-side evaluations
+    float volumeChange; // J = det(∂x/∂x0) of the end map, when computeVolumeChange; else 1
 };
