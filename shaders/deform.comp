@@ -96,6 +96,7 @@ layout(push_constant) uniform Push {
 #include "sculptflow/field.glsl"
 #include "sculptflow/steppers.glsl"
 #include "sculptflow/controller.glsl"
+#include "sculptflow/volume_change.glsl"
 #include "sculptflow/integrate.glsl"
 
 void writePosition(uint v, vec3 position) {

@@ -46,6 +46,7 @@ struct Kernel {
 #include "sculptflow/field.glsl"
 #include "sculptflow/steppers.glsl"
 #include "sculptflow/controller.glsl"
+#include "sculptflow/volume_change.glsl"
 #include "sculptflow/integrate.glsl"
 };
 

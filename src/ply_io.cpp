@@ -169,9 +169,20 @@ struct PlyLayout {
     size_t vertexElement = 0;
     std::array<size_t, 3> xyz{};
     std::optional<size_t> mask; // the vertex property "mask" (spec §5), if any
+    std::optional<size_t> volumeChange; // the vertex property "volume_change" (a debug output), if any
     std::optional<size_t> faceElement;
     size_t faceIndices = 0;
 };
+
+// An optional scalar vertex property's index; a list of that name is an error.
+std::optional<size_t> findScalarProperty(const PlyElement& element, std::string_view name,
+                                         const std::filesystem::path& path) {
+    const auto& props = element.properties;
+    const auto it = std::find_if(props.begin(), props.end(), [&](const PlyProperty& p) { return p.name == name; });
+    if (it == props.end()) return std::nullopt;
+    if (it->listCountType) fail(path, "vertex property " + it->name + " is a list");
+    return static_cast<size_t>(it - props.begin());
+}
 
 PlyLayout findLayout(const PlyHeader& header, const std::filesystem::path& path) {
     PlyLayout layout;
@@ -192,13 +203,8 @@ PlyLayout findLayout(const PlyHeader& header, const std::filesystem::path& path)
                 if (it->listCountType) fail(path, "vertex property " + it->name + " is a list");
                 layout.xyz[axis] = static_cast<size_t>(it - props.begin());
             }
-            const auto& props = element.properties;
-            const auto mask = std::find_if(props.begin(), props.end(),
-                                           [](const PlyProperty& p) { return p.name == "mask"; });
-            if (mask != props.end()) {
-                if (mask->listCountType) fail(path, "vertex property mask is a list");
-                layout.mask = static_cast<size_t>(mask - props.begin());
-            }
+            layout.mask = findScalarProperty(element, "mask", path);
+            layout.volumeChange = findScalarProperty(element, "volume_change", path);
         } else if (element.name == "face") {
             if (layout.faceElement) fail(path, "more than one face element");
             layout.faceElement = e;
@@ -245,6 +251,7 @@ Mesh readPlyBody(Body& body, const PlyHeader& header, const PlyLayout& layout,
         // checkCountsFitFile has bounded the counts by the file size.
         if (isVertex) mesh.positions.reserve(static_cast<size_t>(element.count));
         if (isVertex && layout.mask) mesh.mask.reserve(static_cast<size_t>(element.count));
+        if (isVertex && layout.volumeChange) mesh.volumeChange.reserve(static_cast<size_t>(element.count));
         if (isFace) mesh.faceSizes.reserve(static_cast<size_t>(element.count));
         PlyWhere where{&element, 0, nullptr};
         for (uint64_t i = 0; i < element.count; ++i) {
@@ -263,6 +270,7 @@ Mesh readPlyBody(Body& body, const PlyHeader& header, const PlyLayout& layout,
                                 position[static_cast<int>(axis)] = static_cast<float>(value);
                         }
                         if (layout.mask == p) mesh.mask.push_back(checkedMaskValue(value, where, path));
+                        if (layout.volumeChange == p) mesh.volumeChange.push_back(static_cast<float>(value));
                     }
                     continue;
                 }
@@ -332,13 +340,18 @@ void appendLittleEndian(std::string& out, uint32_t bits, size_t size) {
 
 } // namespace
 
-// Always float x y z (and float mask when the mesh has one) and `list uchar uint
-// vertex_indices`: faces over 255 vertices are refused (checkMeshForWriting)
-// rather than written with a less common uint count.
+// Always float x y z (then float mask and float volume_change when the mesh has
+// them) and `list uchar uint vertex_indices`: faces over 255 vertices are refused
+// (checkMeshForWriting) rather than written with a less common uint count.
 void writePly(const Mesh& mesh, const std::filesystem::path& path, bool binary) {
     const bool hasMask = !mesh.mask.empty();
+    const bool hasVolumeChange = !mesh.volumeChange.empty();
     if (hasMask && mesh.mask.size() != mesh.positions.size()) {
         fail(path, "cannot write mesh: " + std::to_string(mesh.mask.size()) + " mask values for " +
+                       std::to_string(mesh.positions.size()) + " vertices");
+    }
+    if (hasVolumeChange && mesh.volumeChange.size() != mesh.positions.size()) {
+        fail(path, "cannot write mesh: " + std::to_string(mesh.volumeChange.size()) + " volume_change values for " +
                        std::to_string(mesh.positions.size()) + " vertices");
     }
     // What the reader refuses is not written (checkMeshForWriting's rule).
@@ -354,16 +367,21 @@ void writePly(const Mesh& mesh, const std::filesystem::path& path, bool binary) 
     out += "element vertex " + std::to_string(mesh.positions.size()) + "\n";
     out += "property float x\nproperty float y\nproperty float z\n";
     if (hasMask) out += "property float mask\n";
+    if (hasVolumeChange) out += "property float volume_change\n";
     out += "element face " + std::to_string(mesh.faceSizes.size()) + "\n";
     out += "property list uchar uint vertex_indices\n";
     out += "end_header\n";
-    out.reserve(out.size() + mesh.positions.size() * (binary ? 16 : 52) +
+    out.reserve(out.size() + mesh.positions.size() * (binary ? 20 : 65) +
                 mesh.faceSizes.size() + mesh.faceIndices.size() * (binary ? 4 : 8));
     for (size_t i = 0; i < mesh.positions.size(); ++i) {
         const glm::vec3& p = mesh.positions[i];
-        const size_t columns = hasMask ? 4 : 3;
+        // x y z, then the optional columns in the header's order.
+        std::array<float, 5> row{p.x, p.y, p.z};
+        size_t columns = 3;
+        if (hasMask) row[columns++] = mesh.mask[i];
+        if (hasVolumeChange) row[columns++] = mesh.volumeChange[i];
         for (size_t column = 0; column < columns; ++column) {
-            const float value = column < 3 ? p[static_cast<int>(column)] : mesh.mask[i];
+            const float value = row[column];
             if (binary) {
                 appendLittleEndian(out, std::bit_cast<uint32_t>(value), 4);
             } else {

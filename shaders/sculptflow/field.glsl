@@ -41,7 +41,7 @@ vec3 regularizedCoefficients(int i, float rr, float eps, SF_OUT(vec3) slope) {
 }
 
 // The Laplacian and bi-Laplacian of the regularized kernels (sharp Kelvinlets, de Goes
-// & James 2019; docs/kelvinlet-profiles.md derives them). With q = ε²/u ≤ 1:
+// & James 2019; docs/field-shapes.md derives them). With q = ε²/u ≤ 1:
 //   Δ:  A = (2b + 3bq − 7.5aq²)/u^{3/2}, B = −(6b + 15bq)/u^{5/2}, φ = −52.5q²/u^{5/2}
 //   Δ²: A = q²(472.5aq − 105b − 315a)/u^{5/2}, B = 945bq²/u^{7/2}, φ = q²(5197.5q − 2835)/u^{7/2}
 vec3 sharpCoefficients(int i, float rr, bool twice, SF_OUT(vec3) slope) {
@@ -159,63 +159,6 @@ float kelvinletGradient(int i, vec3 R) {
     float radial = abs(c.z) + abs(slope.z) * rr;
     return grab + radial * (abs(tools[i].kelvinA) * length(tools[i].twistLoad)
                             + abs(tools[i].kelvinScale * tools[i].scaleLoad));
-}
-
-// div v at x of every tool but the truncated affine ones (whose volume change
-// integrate.glsl takes phase by phase): analytic for each field. A Kelvinlet's
-// div is (A'/ρ)(R·f) + (R·f)(ρ²B'/ρ + 4B) + (2b₀ − a)G(ρ²φ'/ρ + 3φ) (its twist is
-// divergence-free); an affine flow's w·3λ + w'(|R|)·(R·v)/|R|.
-float divergence(vec3 x, float s) {
-    float div = 0.0f;
-    for (int i = 0; i < toolCount; ++i) {
-        vec3 R = toolOffset(i, x, s);
-        if (toolIsAffineFlow(i)) {
-            float dist = length(R);
-            float radial = dist > 0.0f ? falloffWeightSlope(i, dist) * dot(R, affineVelocity(i, R)) / dist : 0.0f;
-            div += 3.0f * tools[i].logScale * falloffWeight(i, dist) + radial;
-        } else if (!toolIsAffine(i)) {
-            float rr = dot(R, R);
-            vec3 slope;
-            vec3 c = kelvinletCoefficients(i, rr, slope);
-            float rf = dot(R, tools[i].grabLoad);
-            div += slope.x * rf + rf * (rr * slope.y + 4.0f * c.y)
-                 + tools[i].kelvinScale * tools[i].scaleLoad * (rr * slope.z + 3.0f * c.z);
-        }
-    }
-    return div;
-}
-
-// ∂x/∂x0 over a phase of ds in which the affine tools of `activeMask` act: their
-// summed gradient is skew(Σr) + (Σλ)I, constant, so the flow's Jacobian is
-// e^{Σλ·ds}·Rot(ds·Σr) (Rodrigues).
-mat3 affinePhaseJacobian(uint activeMask, float ds) {
-    vec3 r = vec3(0.0f);
-    float lambda = 0.0f;
-    for (int i = 0; i < toolCount; ++i) {
-        if (toolIsAffine(i) && (activeMask & (1u << uint(i))) != 0u) {
-            r += tools[i].rotation;
-            lambda += tools[i].logScale;
-        }
-    }
-    float angle = length(r) * ds;
-    mat3 rotation = mat3(1.0f);
-    if (angle > 0.0f) {
-        vec3 a = normalize(r);
-        float c = cos(angle);
-        float sn = sin(angle);
-        float t = 1.0f - c;
-        rotation = mat3(t * a.x * a.x + c, t * a.x * a.y + sn * a.z, t * a.x * a.z - sn * a.y,
-                        t * a.x * a.y - sn * a.z, t * a.y * a.y + c, t * a.y * a.z + sn * a.x,
-                        t * a.x * a.z + sn * a.y, t * a.y * a.z - sn * a.x, t * a.z * a.z + c);
-    }
-    return exp(lambda * ds) * rotation;
-}
-
-// ∇s_end of affine tool i for a vertex starting at x0: how its falloff's end moves with x0.
-vec3 falloffEndGradient(int i, vec3 x0) {
-    vec3 rel = x0 - tools[i].origin;
-    float dist = length(rel);
-    return dist > 0.0f ? (falloffWeightSlope(i, dist) / dist) * rel : vec3(0.0f);
 }
 
 // True when an affine tool may end before s = 1 and so split the move into segments.

@@ -2,8 +2,8 @@
 // the guarantees that make a dispatch's cost known in advance.
 //
 // Reads the globals `settings`, `solverMethod`, `solverMaxIterations` and
-// `computeVolumeChange` (fixed per pipeline). Needs field.glsl, steppers.glsl and
-// controller.glsl.
+// `computeVolumeChange` (fixed per pipeline). Needs field.glsl, steppers.glsl,
+// controller.glsl and volume_change.glsl.
 
 bool allFinite(vec3 v) {
     return !any(isnan(v)) && !any(isinf(v));
@@ -27,35 +27,6 @@ bool nextSegment(float s, float ends[SF_MAX_TOOLS], SF_OUT(float) segmentEnd, SF
 // A step this close to the rest of a segment finishes it, rather than leaving a sliver.
 bool stepReachesEnd(float h, float remaining) {
     return h >= remaining * 0.9999f;
-}
-
-// Volume change (computeVolumeChange, a debug output): ln J = ∫ div v ds along the
-// path, by composite Simpson's rule on two panels of each accepted step, at points of
-// the cubic Hermite interpolant of the step's end velocities. Two panels, not one:
-// div v of a C¹ falloff has a kink, which one panel left at 2.6% of J on test0's
-// affine flow. A truncated affine tool's s_end depends on x0, so there the Jacobian
-// matrix itself is carried, phase by phase, with the rank-one jump v_i ⊗ ∇s_end,i of
-// each tool that ends (the host refuses a move that mixes them with other kinds,
-// whose phases have no closed form).
-float stepLogVolumeChange(vec3 x, float s, vec3 k1, vec3 y, float h, vec3 kEnd) {
-    vec3 quarter = 0.84375f * x + 0.15625f * y + h * (0.140625f * k1 - 0.046875f * kEnd);
-    vec3 middle = 0.5f * (x + y) + (0.125f * h) * (k1 - kEnd);
-    vec3 threeQuarters = 0.15625f * x + 0.84375f * y + h * (0.046875f * k1 - 0.140625f * kEnd);
-    return (h / 12.0f) * (divergence(x, s) + 4.0f * divergence(quarter, s + 0.25f * h)
-                          + 2.0f * divergence(middle, s + 0.5f * h) + 4.0f * divergence(threeQuarters, s + 0.75f * h)
-                          + divergence(y, s + h));
-}
-
-// The Jacobian through the affine phase from `from` to the breakpoint `to`, where
-// the vertex is at x, and the jumps of the tools of activeMask that end there.
-mat3 crossAffineBreakpoint(mat3 jacobian, uint activeMask, float from, float to, vec3 x, vec3 x0,
-                           float ends[SF_MAX_TOOLS]) {
-    mat3 crossed = affinePhaseJacobian(activeMask, to - from) * jacobian;
-    for (int i = 0; i < toolCount; ++i) {
-        if ((activeMask & (1u << uint(i))) != 0u && ends[i] <= to)
-            crossed += outerProduct(affineVelocity(i, toolOffset(i, x, to)), falloffEndGradient(i, x0));
-    }
-    return crossed;
 }
 
 // Integrates dx/ds = v(x, s) for the vertex that starts at x0. The loop makes at
