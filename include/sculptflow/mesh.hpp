@@ -19,6 +19,9 @@ struct Mesh {
     std::vector<uint32_t> faceSizes;   // vertices per face (3 for a triangle)
     std::vector<uint32_t> faceIndices; // concatenated, zero-based
     std::vector<float> mask;           // a PLY vertex property "mask" (spec §3.5); else empty
+    // A PLY vertex property "volume_change": each vertex's J = det(∂x/∂x0), a debug
+    // output that `deform --volume-change` writes; any float, read back as written. Else empty.
+    std::vector<float> volumeChange;
 };
 
 // An axis-aligned box, in voxels.

@@ -27,6 +27,7 @@ struct DeformArgs {
     int threads = 0;
     std::string outPath;
     std::string statsPath;
+    bool volumeChange = false;
 };
 
 // What one backend produced, in voxels, with its time and the device's name.
@@ -58,7 +59,10 @@ nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, con
         {"device", d.device},
         {"method", std::string(methodName(options.method))},
         {"tolerance", {{"stroke", options.tolerance}, {"segment", segmentTolerance(in.run(), options)}}},
+        {"volume_change", nullptr}, // null: not asked for
     };
+    if (options.volumeChange)
+        json["volume_change"] = volumeChangeJson(summarizeVolumeChanges(d.solution.volumeChanges));
     json.update(runJson(in));
     return json;
 }
@@ -86,6 +90,11 @@ void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResu
     std::printf("flags%s: %zu min-step clamped, %zu iteration cap, %zu non-finite, %zu culled\n",
                 in.segments.size() > 1 ? " (summed over segments)" : "", r.minStepClamped, r.iterationCap,
                 r.nonFinite, r.culled);
+    if (args.volumeChange) {
+        const VolumeChangeSummary v = summarizeVolumeChanges(result.solution.volumeChanges);
+        std::printf("volume change J: min %.6g, max %.6g, mean %.6g; %zu folded (J <= 0)\n", v.min, v.max, v.mean,
+                    v.folded);
+    }
     std::printf("%s: %.1f ms (%s)\n", result.device.c_str(), result.solution.milliseconds,
                 args.backend == "gpu" ? "GPU timestamps" : "wall clock");
 }
@@ -96,6 +105,7 @@ void runDeform(const DeformArgs& args) {
     SolverOptions options;
     options.method = *parseMethod(args.method);
     options.tolerance = args.tolerance;
+    options.volumeChange = args.volumeChange; // a move mixing affine with other kinds throws in the solve
 
     const bool gpu = args.backend == "gpu";
     DeformResult result = gpu ? deformOnGpu(in, options, args.inputs) : deformOnCpu(in, options, args.threads);
@@ -104,6 +114,8 @@ void runDeform(const DeformArgs& args) {
     // Written only now, after every check and the solve: a bad input leaves files as they were.
     if (!args.outPath.empty()) {
         Mesh out = in.mesh; // the PLY mask property, if any, goes back out with it
+        // This run's J, or none: a volume_change read from the input describes another map.
+        out.volumeChange = result.solution.volumeChanges;
         // A vertex the solve left in place (mask 0, culled) is written exactly as read:
         // converting it to voxels and back could move it by a rounding.
         for (size_t i = 0; i < out.positions.size(); ++i)
@@ -132,8 +144,16 @@ void addDeformCommand(CLI::App& app) {
     addMethodOptions(*cmd, args->method, args->tolerance);
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
         ->check(CLI::NonNegativeNumber);
-    cmd->add_option("--out", args->outPath, "Deformed mesh (.obj or .ply), in the input's units");
+    cmd->add_option("--out", args->outPath,
+                    "Deformed mesh (.obj or .ply), in the input's units; a .ply carries the vertex properties "
+                    "mask (if the input had one) and volume_change (with --volume-change)");
     cmd->add_option("--stats", args->statsPath, "Statistics as JSON");
+    cmd->add_flag("--volume-change", args->volumeChange,
+                  "Compute each vertex's volume change J = det(dx/dx0) of the end map (a debug output): "
+                  "min, max, mean and the folded count (J <= 0) in the summary and in --stats "
+                  "(\"volume_change\"), and a float vertex property volume_change in a .ply --out (an .obj "
+                  "has no place for it). Refused for a move that mixes affine tools with kelvinlet or "
+                  "affine-flow ones");
     cmd->callback([args] { runDeform(*args); });
 }
 

@@ -30,6 +30,18 @@ constexpr std::array<std::array<float, 3>, 9> kRamp{{{68, 1, 84},
                                                     {170, 220, 50},
                                                     {253, 231, 37}}};
 
+// ColorBrewer's RdBu (sRGB bytes) from blue at t = -1 through #f7f7f7 at 0 to red
+// at +1, in steps of 1/4; linear in between.
+constexpr std::array<std::array<float, 3>, 9> kDiverging{{{33, 102, 172},
+                                                         {67, 147, 195},
+                                                         {146, 197, 222},
+                                                         {209, 229, 240},
+                                                         {247, 247, 247},
+                                                         {253, 219, 199},
+                                                         {244, 165, 130},
+                                                         {214, 96, 77},
+                                                         {178, 24, 43}}};
+
 const FlagCategory kFlagCategories[] = {
     {"non-finite", kernel::kFlagNonFinite, {0.86f, 0.18f, 0.82f}},
     {"iteration cap", kernel::kFlagIterationCap, {0.90f, 0.14f, 0.12f}},
@@ -52,6 +64,16 @@ std::string fontText(std::string_view text) {
     for (char& c : out)
         if (c < 32 || c > 126) c = '?';
     return out;
+}
+
+// Linear interpolation in a table of sRGB byte samples, x in [0, 1].
+template <size_t N>
+glm::vec3 sampleTable(const std::array<std::array<float, 3>, N>& table, float x01) {
+    const float x = std::clamp(std::isfinite(x01) ? x01 : 0.0f, 0.0f, 1.0f) * float(N - 1);
+    const size_t i = std::min(size_t(x), N - 2);
+    const float f = x - float(i);
+    glm::vec3 a(table[i][0], table[i][1], table[i][2]), b(table[i + 1][0], table[i + 1][1], table[i + 1][2]);
+    return glm::mix(a, b, f) / 255.0f;
 }
 
 uint8_t toByte(float c) { return uint8_t(std::lround(std::clamp(c, 0.0f, 1.0f) * 255.0f)); }
@@ -94,15 +116,14 @@ std::optional<ColorMode> parseColorMode(std::string_view name) {
     if (name == "flags") return ColorMode::Flags;
     if (name == "displacement") return ColorMode::Displacement;
     if (name == "mask") return ColorMode::Mask;
+    if (name == "volume-change") return ColorMode::VolumeChange;
     return std::nullopt;
 }
 
-glm::vec3 rampColor(float t) {
-    const float x = std::clamp(std::isfinite(t) ? t : 0.0f, 0.0f, 1.0f) * float(kRamp.size() - 1);
-    const size_t i = std::min(size_t(x), kRamp.size() - 2);
-    const float f = x - float(i);
-    glm::vec3 a(kRamp[i][0], kRamp[i][1], kRamp[i][2]), b(kRamp[i + 1][0], kRamp[i + 1][1], kRamp[i + 1][2]);
-    return glm::mix(a, b, f) / 255.0f;
+glm::vec3 rampColor(float t) { return sampleTable(kRamp, t); }
+
+glm::vec3 divergingColor(float t) {
+    return sampleTable(kDiverging, 0.5f * ((std::isfinite(t) ? t : 0.0f) + 1.0f)); // [-1, 1] to [0, 1]
 }
 
 std::span<const FlagCategory> flagCategories() { return kFlagCategories; }
@@ -130,6 +151,8 @@ VertexColoring colorVertices(ColorMode mode, std::span<const VertexStatistics> s
         return rampColoring(values, statistics, "distance moved (voxels)", false);
     }
     if (mode == ColorMode::Mask) throw Error("colorVertices: the mask colouring is colorByMask's");
+    if (mode == ColorMode::VolumeChange)
+        throw Error("colorVertices: the volume change colouring is colorByVolumeChange's");
     VertexColoring out;
     if (mode == ColorMode::Shaded) {
         out.colors.assign(n, kClayColor);
@@ -157,6 +180,39 @@ VertexColoring colorByMask(std::span<const float> mask) {
     out.legend.min = 0.0;
     out.legend.max = 1.0;
     for (float m : mask) out.colors.push_back(rampColor(m));
+    return out;
+}
+
+VertexColoring colorByVolumeChange(std::span<const float> volumeChanges,
+                                   std::span<const VertexStatistics> statistics) {
+    if (volumeChanges.size() != statistics.size())
+        throw Error("colorByVolumeChange: " + std::to_string(volumeChanges.size()) + " volume changes for " +
+                    std::to_string(statistics.size()) + " vertices");
+    VertexColoring out;
+    out.legend.title = "volume change J, log scale; black: folded (J <= 0)";
+    out.legend.colorBar = true;
+    out.legend.diverging = true;
+    out.legend.min = 1.0 / kVolumeChangeRange;
+    out.legend.max = kVolumeChangeRange;
+    out.legend.barLabels = {"<= 1/" + formatValue(kVolumeChangeRange, true) + " shrink", "1",
+                            "grow >= " + formatValue(kVolumeChangeRange, true)};
+    const double scale = 1.0 / std::log(kVolumeChangeRange);
+    size_t folded = 0, nonFinite = 0;
+    for (size_t i = 0; i < volumeChanges.size(); ++i) {
+        const float j = volumeChanges[i];
+        if (statistics[i].flags & kernel::kFlagNonFinite) {
+            out.colors.push_back(flagColor(kernel::kFlagNonFinite));
+            ++nonFinite;
+        } else if (!(j > 0.0f)) { // the FOLDED flag's rule: J ≤ 0 or NaN
+            out.colors.push_back(kFoldedColor);
+            ++folded;
+        } else {
+            out.colors.push_back(divergingColor(std::clamp(float(std::log(double(j)) * scale), -1.0f, 1.0f)));
+        }
+    }
+    out.legend.swatches.emplace_back("folded " + std::to_string(folded), kFoldedColor);
+    if (nonFinite)
+        out.legend.swatches.emplace_back("non-finite " + std::to_string(nonFinite), flagColor(kernel::kFlagNonFinite));
     return out;
 }
 
@@ -213,12 +269,17 @@ void drawLegend(RgbaImage& image, const RenderLayout& layout, const Legend& lege
     if (legend.colorBar) {
         drawText(image, (width - textWidth(legend.title, s)) / 2, top + 2 * s, legend.title, s, ink);
         const int barX = width / 4, barWidth = std::max(width / 2, 1), barY = top + lineHeight + 2 * s;
-        for (int i = 0; i < barWidth; ++i)
-            fillRect(image, barX + i, barY, 1, 7 * s, rampColor(float(i) / float(std::max(barWidth - 1, 1))));
+        for (int i = 0; i < barWidth; ++i) {
+            const float t = float(i) / float(std::max(barWidth - 1, 1));
+            const glm::vec3 color = legend.diverging ? divergingColor(2.0f * t - 1.0f) : rampColor(t);
+            fillRect(image, barX + i, barY, 1, 7 * s, color);
+        }
         const int labelY = barY + 11 * s;
-        const std::string lo = formatValue(legend.min, legend.integerLabels);
-        const std::string mid = formatValue(0.5 * (legend.min + legend.max), legend.integerLabels);
-        const std::string hi = formatValue(legend.max, legend.integerLabels);
+        const bool named = legend.barLabels.size() == 3;
+        const std::string lo = named ? legend.barLabels[0] : formatValue(legend.min, legend.integerLabels);
+        const std::string mid =
+            named ? legend.barLabels[1] : formatValue(0.5 * (legend.min + legend.max), legend.integerLabels);
+        const std::string hi = named ? legend.barLabels[2] : formatValue(legend.max, legend.integerLabels);
         drawText(image, barX, labelY, lo, s, ink);
         drawText(image, barX + (barWidth - textWidth(mid, s)) / 2, labelY, mid, s, ink);
         drawText(image, barX + barWidth - textWidth(hi, s), labelY, hi, s, ink);

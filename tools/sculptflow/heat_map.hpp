@@ -15,9 +15,9 @@
 
 namespace sculptflow::cli {
 
-enum class ColorMode { Shaded, Evaluations, Flags, Displacement, Mask };
+enum class ColorMode { Shaded, Evaluations, Flags, Displacement, Mask, VolumeChange };
 
-// "shaded", "evaluations", "flags", "displacement" or "mask".
+// "shaded", "evaluations", "flags", "displacement", "mask" or "volume-change".
 std::optional<ColorMode> parseColorMode(std::string_view name);
 
 // Colours are sRGB in [0, 1].
@@ -26,6 +26,16 @@ inline constexpr glm::vec3 kClayColor{0.80f, 0.71f, 0.62f};
 // A viridis-like ramp: dark blue-violet at 0 through teal to yellow at 1, its
 // lightness rising all the way; t is clamped to [0, 1].
 glm::vec3 rampColor(float t);
+
+// A diverging ramp for the volume change: blue at t = -1 (shrink), near-white at 0,
+// red at +1 (grow); t is clamped to [-1, 1].
+glm::vec3 divergingColor(float t);
+
+// The volume change's scale: ln J / ln kVolumeChangeRange is the diverging ramp's t,
+// so J ≤ 1/4 is full blue and J ≥ 4 full red. Fixed, so that pictures compare.
+inline constexpr double kVolumeChangeRange = 4.0;
+// A folded vertex (J ≤ 0, or NaN): the FOLDED flag's rule.
+inline constexpr glm::vec3 kFoldedColor{0.0f, 0.0f, 0.0f};
 
 // One flag category of the legend, in priority order (the first that matches a
 // vertex's flags colours it): non-finite, iteration cap, min-step clamped, culled, none.
@@ -44,6 +54,8 @@ struct Legend {
     bool colorBar = false;
     double min = 0.0, max = 0.0;
     bool integerLabels = false;
+    bool diverging = false;              // the bar is divergingColor over [-1, 1], not rampColor
+    std::vector<std::string> barLabels;  // three: at min, mid and max instead of the values; else empty
     std::vector<std::pair<std::string, glm::vec3>> swatches;
 };
 
@@ -62,6 +74,13 @@ VertexColoring colorVertices(ColorMode mode, std::span<const VertexStatistics> s
 // The mask's values on the ramp over a fixed [0, 1] (0 frozen, 1 free), so that
 // pictures of different masks compare.
 VertexColoring colorByMask(std::span<const float> mask);
+
+// The volume change J a vertex on the diverging ramp, log scale (ln J over
+// ±ln kVolumeChangeRange): blue shrinks, white keeps, red grows; folded vertices
+// (J ≤ 0) black, and vertices flagged non-finite in the flag colour. The legend
+// counts the folded ones.
+VertexColoring colorByVolumeChange(std::span<const float> volumeChanges,
+                                   std::span<const VertexStatistics> statistics);
 
 // Where things go on a width × height render: `panels` panels side by side (panel
 // k from x = k·panelWidth), each with a title in its top titleHeight rows and the

@@ -14,6 +14,7 @@
 #include "mesh_renderer.hpp"
 #include "move_inputs.hpp"
 #include "run_solver.hpp"
+#include "run_stats.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -91,9 +92,10 @@ std::string summaryLine(const SolveReport& r) {
     return text;
 }
 
-// "bs32, tol 0.1 voxel, gpu"
+// "bs32, tol 0.1 voxel, gpu", after the kind when --kind names one: "affine, bs32, ..."
 std::string solveDescription(const RenderArgs& args) {
-    return args.method + ", tol " + formatTolerance(args.tolerance) + " voxel, " +
+    const std::string kind = args.inputs.kind.empty() ? "" : args.inputs.kind + ", ";
+    return kind + args.method + ", tol " + formatTolerance(args.tolerance) + " voxel, " +
            (args.backend == "gpu" ? "gpu" : "cpu reference");
 }
 
@@ -117,11 +119,36 @@ std::vector<Panel> solvePanels(Context& context, const MoveInputs& in, const Ren
     return panels;
 }
 
+// The volume change on its fixed scale, panel by panel; the legend counts each
+// panel's folded vertices, in the panels' order ("folded 12 / 0"), short enough
+// to fit beside the bar.
+std::vector<VertexColoring> colorByVolumeChanges(const std::vector<Panel>& panels) {
+    std::vector<VertexColoring> colorings;
+    std::string folded = "folded";
+    for (const Panel& panel : panels) {
+        colorings.push_back(colorByVolumeChange(panel.solution.volumeChanges, panel.solution.statistics));
+        const std::string& swatch = colorings.back().legend.swatches.front().first; // "folded N"
+        folded += (colorings.size() == 1 ? " " : " / ") + swatch.substr(swatch.find(' ') + 1);
+    }
+    for (VertexColoring& c : colorings) c.legend.swatches.front().first = folded;
+    return colorings;
+}
+
+// What the run's volume change came to, for the printed summary.
+std::string volumeChangeLine(const RunSolution& solution) {
+    const VolumeChangeSummary v = summarizeVolumeChanges(solution.volumeChanges);
+    char text[160];
+    std::snprintf(text, sizeof text, "volume change J min %.6g, max %.6g, mean %.6g; %zu folded (J <= 0)", v.min,
+                  v.max, v.mean, v.folded);
+    return text;
+}
+
 // One colouring per panel. The heat maps share one scale over every panel, so
 // their colours compare: they are computed over the panels' vertices end to end.
 std::vector<VertexColoring> colorPanels(ColorMode mode, const MoveInputs& in, const std::vector<Panel>& panels,
                                         const std::string& how) {
     if (mode == ColorMode::Mask) return std::vector<VertexColoring>(panels.size(), colorByMask(in.mask));
+    if (mode == ColorMode::VolumeChange) return colorByVolumeChanges(panels);
     std::vector<VertexStatistics> statistics;
     std::vector<glm::vec3> before, after;
     for (const Panel& panel : panels) {
@@ -160,6 +187,7 @@ void runRender(const RenderArgs& args) {
     SolverOptions options;
     options.method = *parseMethod(args.method);
     options.tolerance = args.tolerance;
+    options.volumeChange = mode == ColorMode::VolumeChange; // a mixed affine move throws in the solve
     validateSolverOptions(options);
 
     Context context(gpuContextOptions(args.inputs));
@@ -190,9 +218,11 @@ void runRender(const RenderArgs& args) {
     writePng(image, args.outPath); // only now: a bad input never touches the file
 
     std::printf("%s\n", in.description.c_str());
-    for (const Panel& panel : panels)
+    for (const Panel& panel : panels) {
         std::printf("%s on %s, %s: %s\n", args.backend == "gpu" ? "gpu" : "cpu reference",
                     context.deviceName().c_str(), panel.title.c_str(), summaryLine(panel.solution.report).c_str());
+        if (mode == ColorMode::VolumeChange) std::printf("  %s\n", volumeChangeLine(panel.solution).c_str());
+    }
     std::printf("wrote %s (%ux%u, --color %s)\n", args.outPath.c_str(), width, height, args.color.c_str());
 }
 
@@ -212,9 +242,10 @@ void addRenderCommand(CLI::App& app) {
         ->capture_default_str();
     addMethodOptions(*cmd, args->method, args->tolerance);
     cmd->add_option("--color", args->color,
-                    "shaded (clay), or a heat map: evaluations, flags, displacement (voxels) or mask (0 frozen, "
-                    "1 free)")
-        ->check(CLI::IsMember({"shaded", "evaluations", "flags", "displacement", "mask"}))
+                    "shaded (clay), or a heat map: evaluations, flags, displacement (voxels), mask (0 frozen, "
+                    "1 free) or volume-change (J = det(dx/dx0) on a log scale: blue shrinks, white 1, red "
+                    "grows, full at 1/4 and 4; black folded, J <= 0)")
+        ->check(CLI::IsMember({"shaded", "evaluations", "flags", "displacement", "mask", "volume-change"}))
         ->capture_default_str();
     cmd->add_option("--size", args->size, "Image size WIDTHxHEIGHT in pixels (two halves side by side)")
         ->capture_default_str();

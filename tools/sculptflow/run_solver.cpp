@@ -32,7 +32,8 @@ RunSolution solveRunOnGpu(GpuSolver& solver, const MoveRun& run, const SolverOpt
                         ? solveContinuousOnGpu(solver, run.segments, run.start, options, run.mask)
                         : solveOnGpu(solver, run.segments.front(), run.start, options, run.mask);
     std::vector<SolveReport> segments = segmentsOrWhole(std::move(s.segments), s.report);
-    return {std::move(s.positions), std::move(s.statistics), s.report, std::move(segments), s.gpuMilliseconds};
+    return {std::move(s.positions), std::move(s.statistics), s.report, std::move(segments), s.gpuMilliseconds,
+            std::move(s.volumeChanges)};
 }
 
 RunSolution solveRunOnCpu(const MoveRun& run, const SolverOptions& options, unsigned threads) {
@@ -43,7 +44,8 @@ RunSolution solveRunOnCpu(const MoveRun& run, const SolverOptions& options, unsi
                         : solveOnCpu(run.segments.front(), run.start, run.mask, options, threads);
     const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     std::vector<SolveReport> segments = segmentsOrWhole(std::move(s.segments), s.report);
-    return {std::move(s.positions), std::move(s.statistics), s.report, std::move(segments), ms};
+    return {std::move(s.positions), std::move(s.statistics), s.report, std::move(segments), ms,
+            std::move(s.volumeChanges)};
 }
 
 } // namespace sculptflow::cli

@@ -18,6 +18,7 @@ struct RunSolution {
     SolveReport report;                        // continuous mode: combineSegments(segments)
     std::vector<SolveReport> segments;         // one a segment; one in move-tool mode
     double milliseconds = 0.0;                 // GPU timestamps (NaN where the device has none) or CPU wall clock
+    std::vector<float> volumeChanges;          // with options.volumeChange: J a vertex (continuous: the product)
 };
 
 // options.tolerance is the whole run's: in continuous mode each segment gets

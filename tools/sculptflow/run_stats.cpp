@@ -2,6 +2,8 @@
 #include "run_stats.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace sculptflow::cli {
 
@@ -9,7 +11,39 @@ nlohmann::json flagsJson(const SolveReport& r) {
     return {{"min_step_clamped", r.minStepClamped},
             {"iteration_cap", r.iterationCap},
             {"non_finite", r.nonFinite},
-            {"culled", r.culled}};
+            {"culled", r.culled},
+            {"folded", r.folded}};
+}
+
+VolumeChangeSummary summarizeVolumeChanges(std::span<const float> volumeChanges) {
+    VolumeChangeSummary out;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo, sum = 0.0;
+    size_t finite = 0;
+    for (const float j : volumeChanges) {
+        if (!(j > 0.0f)) ++out.folded; // NaN included, as the FOLDED flag has it
+        if (!std::isfinite(j)) continue;
+        lo = std::min(lo, double(j));
+        hi = std::max(hi, double(j));
+        sum += j;
+        ++finite;
+    }
+    if (finite == 0) {
+        out.min = out.max = out.mean = std::numeric_limits<double>::quiet_NaN();
+        return out;
+    }
+    out.min = lo;
+    out.max = hi;
+    out.mean = sum / double(finite);
+    return out;
+}
+
+nlohmann::json volumeChangeJson(const VolumeChangeSummary& summary) {
+    // JSON has no NaN: null says there was no finite value.
+    auto number = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); };
+    return {{"min", number(summary.min)},
+            {"max", number(summary.max)},
+            {"mean", number(summary.mean)},
+            {"folded", summary.folded}};
 }
 
 nlohmann::json evaluationsJson(const SolveReport& whole, std::span<const SolveReport> segments) {

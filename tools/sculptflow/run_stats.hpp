@@ -1,6 +1,7 @@
 // The statistics JSON of a run, shared by `deform --stats` and `validate --json`.
 #pragma once
 
+#include <cstddef>
 #include <span>
 
 #include <nlohmann/json.hpp>
@@ -10,9 +11,23 @@
 
 namespace sculptflow::cli {
 
-// {"min_step_clamped", "iteration_cap", "non_finite", "culled"}: vertex counts,
-// summed over the segments in continuous mode (a vertex flagged twice counts twice).
+// {"min_step_clamped", "iteration_cap", "non_finite", "culled", "folded"}: vertex
+// counts, summed over the segments in continuous mode (a vertex flagged twice
+// counts twice; "folded" is 0 unless the volume change was computed).
 nlohmann::json flagsJson(const SolveReport& report);
+
+// The volume change J of a run's end map over every vertex (culled and frozen
+// ones at 1): min, max and mean over the finite values, and the folded count,
+// J ≤ 0 or NaN (the FOLDED flag's rule, applied to the end map itself, so that
+// in continuous mode it counts vertices, not segments).
+struct VolumeChangeSummary {
+    double min = 1.0, max = 1.0, mean = 1.0; // NaN when no value is finite
+    size_t folded = 0;
+};
+VolumeChangeSummary summarizeVolumeChanges(std::span<const float> volumeChanges);
+
+// {"min", "max", "mean", "folded"} (min, max and mean null when none is finite).
+nlohmann::json volumeChangeJson(const VolumeChangeSummary& summary);
 
 // {"mean": per vertex over the whole run, "max": the most one vertex took in one
 // segment, "total", "per_segment": [total of each segment]}.
