@@ -224,9 +224,12 @@ vec2 triScaleSpeedBound(int i, float rho) {
     return c * vec2(coefA + coefB * rho * rho, phi * rho);
 }
 
-// The same for the sharp profiles: each term of their coefficients, bounded on its
-// own with u = |R|² + ε² ≥ U = ρ² + ε², q ≤ ε²/U and |R|ᵐ ≤ u^{m/2}. Also holds at
-// ρ = 0, where it bounds the whole field.
+// The same for the sharp profiles. The grab A·f + B·(R·f)·R is f through a matrix
+// with eigenvalues A (across R) and A + B|R|² (along it), so |grab| ≤ max(|A|, |A + B|R|²|)·|f|;
+// with |R|² = u(1 − q), A + B|R|² is (−4b − 6bq + (15b − 7.5a)q²)/u^{3/2} for Δ and
+// q²(840b − 315a + (472.5a − 945b)q)/u^{5/2} for Δ². Each term is then bounded on its
+// own with u = |R|² + ε² ≥ U = ρ² + ε², q ≤ ε²/U and |R| ≤ √u, so every bound falls
+// with ρ, and also holds at ρ = 0, where it bounds the whole field.
 vec2 sharpSpeedBound(int i, float rho) {
     float eps2 = tools[i].outerRadius * tools[i].outerRadius;
     float uInv = 1.0f / (rho * rho + eps2);
@@ -236,11 +239,13 @@ vec2 sharpSpeedBound(int i, float rho) {
     float a = abs(tools[i].kelvinA);
     float b = abs(tools[i].kelvinB);
     if (toolShape(i) == kProfileBiLaplacian) {
-        float grab = q2 * (472.5f * a * q + 105.0f * b + 315.0f * a + 945.0f * b) * uInv * uInv * rInv;
-        return vec2(grab, q2 * (5197.5f * q + 2835.0f) * uInv * uInv * uInv);
+        float across = 472.5f * a * q + 105.0f * b + 315.0f * a;
+        float along = abs(840.0f * b - 315.0f * a) + abs(472.5f * a - 945.0f * b) * q;
+        return vec2(q2 * max(across, along) * uInv * uInv * rInv, q2 * (5197.5f * q + 2835.0f) * uInv * uInv * uInv);
     }
-    float grab = (2.0f * b + 3.0f * b * q + 7.5f * a * q2 + 6.0f * b + 15.0f * b * q) * uInv * rInv;
-    return vec2(grab, 52.5f * q2 * uInv * uInv);
+    float across = 2.0f * b + 3.0f * b * q + 7.5f * a * q2;
+    float along = 4.0f * b + 6.0f * b * q + abs(15.0f * b - 7.5f * a) * q2;
+    return vec2(max(across, along) * uInv * rInv, 52.5f * q2 * uInv * uInv);
 }
 
 // Upper bound on |v| of Kelvinlet i over all points with |R| ≥ rho > 0, for its profile.
