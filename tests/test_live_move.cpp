@@ -461,6 +461,34 @@ TEST_F(LiveMoveTest, SymmetryMirrorsTheToolsEveryFrame) {
     live_->commit();
 }
 
+// The field shapes (spec §3.6, §3.7) on the renderer's path: an affine flow and a
+// mirrored bi-Laplacian Kelvinlet draw what the headless path computes.
+TEST_F(LiveMoveTest, FieldShapesDrawWhatTheHeadlessPathComputes) {
+    const ToolMotion& tool = motion_.tools[0];
+    Stroke flow = stroke_;
+    setToolKind(flow.tools[0], ToolKind::AffineFlow);
+    flow.tools[0].falloff = Falloff::Smoother;
+    Stroke sharp = stroke_;
+    sharp.tools[0].profile = KelvinletProfile::BiLaplacian;
+    sharp.symmetry = {kSymmetryX, (tool.origin + glm::dvec3(0.4 * tool.outerRadius, 0.0, 0.0)) * stroke_.voxelSize};
+    const Mesh sphere = tipSphere(tool, 3, 1.2f);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    for (const Stroke* shaped : {&flow, &sharp}) {
+        upload(sphere.positions);
+        live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+        live_->begin(*shaped, firstPoses());
+        ASSERT_TRUE(live_->update(lastPoses())) << live_->lastError();
+        frame();
+        const std::vector<glm::vec3> expected = headless(moveToolMotion(*shaped), sphere.positions);
+        const char* what = shaped == &flow ? "affine-flow" : "mirrored bi-laplacian";
+        EXPECT_LE(maxDistance(positions(), expected), 0.01) << what;
+        EXPECT_GT(maxDistance(positions(), sphere.positions), 10.0) << what << ": the move must move the sphere";
+        live_->commit();
+        frame();
+        live_.reset();
+    }
+}
+
 TEST_F(LiveMoveTest, BadMasksSymmetryAndSegmentTolerancesAreRefusedByName) {
     upload({glm::vec3(0.0f), glm::vec3(1.0f), glm::vec3(2.0f)});
     RendererMesh mesh = rendererMesh({}, {}, false);
