@@ -26,8 +26,9 @@ bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box);
 
 // An upper bound, in voxels, on how far the move carries any vertex: for each
 // Kelvinlet the supremum of its speed over all points (each regularised term
-// bounded at r = ε), for an affine tool its travel plus the turn and scale of
-// a point as far out as its falloff reaches, grown by the Kelvinlets' push
+// bounded at r = ε; the sharp profiles' bound at ρ = 0), for an affine tool or
+// affine flow its travel plus the turn and scale of a point as far out as its
+// falloff reaches, grown by the Kelvinlets' push
 // (Grönwall). Used to grow the bounds of the chunks a committed move changed.
 float displacementBound(const kernel::Kernel& kernel);
 
