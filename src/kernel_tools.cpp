@@ -165,11 +165,14 @@ kernel::Tool makeKernelTool(const ToolMotion& m) {
 // over which the field changes (fieldLength).
 double toolStepLimit(const Move& move, const SolverOptions& options) {
     double limit = 1.0;
+    double flows = 0.0; // affine flows' motions add: where they overlap, their changes do
     for (const ToolMotion& m : move.tools) {
         if (m.kind == ToolKind::Affine) continue; // truncated affine flows are smooth in s
         const double motion = glm::length(m.translation) / fieldLength(m) + glm::length(m.rotation) + std::abs(m.logScale);
-        if (motion > 0.0) limit = std::min(limit, options.maxToolMotionPerStep / motion);
+        if (m.kind == ToolKind::AffineFlow) flows += motion;
+        else if (motion > 0.0) limit = std::min(limit, options.maxToolMotionPerStep / motion);
     }
+    if (flows > 0.0) limit = std::min(limit, options.maxToolMotionPerStep / flows);
     return limit;
 }
 

@@ -19,6 +19,15 @@
 
 namespace sculptflow::test {
 
+// ASan and UBSan builds (tools/sanitize.sh) run Debug code many times slower: the
+// heavier accuracy tests run a smaller share of their cases there, enough to take
+// every code path they cover, so that each shard stays well inside its time limit.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kSanitized = true;
+#else
+inline constexpr bool kSanitized = false;
+#endif
+
 // The recordings live outside the repository (../shared/data/strokes); the
 // SCULPTFLOW_STROKES environment variable points elsewhere.
 inline std::filesystem::path strokesDir() {
