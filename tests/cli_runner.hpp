@@ -6,12 +6,14 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "command_line.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow::test {
@@ -42,6 +44,16 @@ inline void runCli(void (*addCommands)(CLI::App&), const std::vector<std::string
     addCommands(app);
     std::vector<std::string> reversed(args.rbegin(), args.rend()); // CLI11 takes them last first
     app.parse(reversed);
+}
+
+// The exit status and stderr of `sculptflow <args>`, as the executable gives them.
+inline std::pair<int, std::string> cliExitStatus(const std::vector<std::string>& args) {
+    const ValidationOn validation;
+    std::vector<const char*> argv = {"sculptflow"};
+    for (const std::string& a : args) argv.push_back(a.c_str());
+    testing::internal::CaptureStderr();
+    const int status = cli::runCommandLine(int(argv.size()), argv.data());
+    return {status, testing::internal::GetCapturedStderr()};
 }
 
 // A JSON file a command wrote; null (and a failure) if it is missing or empty.

@@ -37,16 +37,6 @@ protected:
 
     // `sculptflow <args>` in-process with every subcommand, validation on.
     static void run(const std::vector<std::string>& args) { test::runCli(&cli::addCommands, args); }
-
-    // The exit status and stderr of `sculptflow <args>`, as the executable gives them.
-    static std::pair<int, std::string> exitStatus(const std::vector<std::string>& args) {
-        const test::ValidationOn validation;
-        std::vector<const char*> argv = {"sculptflow"};
-        for (const std::string& a : args) argv.push_back(a.c_str());
-        testing::internal::CaptureStderr();
-        const int status = cli::runCommandLine(int(argv.size()), argv.data());
-        return {status, testing::internal::GetCapturedStderr()};
-    }
 };
 
 // A 642-vertex sphere where the built-in mesh sits, around the built-in stroke's tool tip.
@@ -104,7 +94,7 @@ TEST_P(BadInput, IsAClearErrorAndTouchesNoFile) {
         if (option == "{STROKE}") option = stroke.string();
         args.push_back(option);
     }
-    const auto [status, errors] = exitStatus(args);
+    const auto [status, errors] = test::cliExitStatus(args);
     EXPECT_EQ(status, 1) << errors;
     for (const std::string& part : c.messageParts) EXPECT_NE(errors.find(part), std::string::npos) << errors;
     EXPECT_EQ(test::readFile(out), kSentinel);
@@ -167,7 +157,7 @@ TEST_F(CliModes, UnknownModeIsAUsageError) {
     ScratchDir dir;
     const auto out = dir / "out.obj";
     test::writeFile(out, kSentinel);
-    const auto [status, errors] = exitStatus({"deform", "--mode", "sideways", "--out", out.string()});
+    const auto [status, errors] = test::cliExitStatus({"deform", "--mode", "sideways", "--out", out.string()});
     EXPECT_NE(status, 0);
     EXPECT_NE(errors.find("sideways"), std::string::npos) << errors;
     EXPECT_EQ(test::readFile(out), kSentinel);
@@ -183,7 +173,7 @@ TEST_F(CliModes, PlyMaskValueOutOfRangeNamesTheVertex) {
     EXPECT_TRUE(failsWith([&] { readMesh(mesh); }, {"masked.ply", "vertex 2 (mask)", "mask value 2", "[0, 1]"}));
     const auto out = dir / "out.ply";
     test::writeFile(out, kSentinel);
-    const auto [status, errors] = exitStatus({"deform", "--mesh", mesh.string(), "--out", out.string()});
+    const auto [status, errors] = test::cliExitStatus({"deform", "--mesh", mesh.string(), "--out", out.string()});
     EXPECT_EQ(status, 1);
     EXPECT_NE(errors.find("vertex 2 (mask)"), std::string::npos) << errors;
     EXPECT_EQ(test::readFile(out), kSentinel);
@@ -467,7 +457,7 @@ TEST_F(CliModes, RenderComparesModesAndShowsTheMask) {
     EXPECT_EQ(readPng(png).width, 256u);
     // No mask to show: an error, and the picture stays as it was.
     test::writeFile(png, kSentinel);
-    const auto [status, errors] = exitStatus(
+    const auto [status, errors] = test::cliExitStatus(
         {"render", "--mesh", mesh.string(), "--color", "mask", "--size", "256x128", "--out", png.string()});
     EXPECT_EQ(status, 1);
     EXPECT_NE(errors.find("--color mask"), std::string::npos) << errors;

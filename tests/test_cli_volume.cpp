@@ -37,16 +37,6 @@ protected:
         test::runCli(&cli::addCommands, args);
         return testing::internal::GetCapturedStdout();
     }
-
-    // The exit status and stderr of `sculptflow <args>`, as the executable gives them.
-    static std::pair<int, std::string> exitStatus(const std::vector<std::string>& args) {
-        const test::ValidationOn validation;
-        std::vector<const char*> argv = {"sculptflow"};
-        for (const std::string& a : args) argv.push_back(a.c_str());
-        testing::internal::CaptureStderr();
-        const int status = cli::runCommandLine(int(argv.size()), argv.data());
-        return {status, testing::internal::GetCapturedStderr()};
-    }
 };
 
 // A 2,562-vertex sphere where the built-in mesh of `stroke` sits (around its first
@@ -211,7 +201,7 @@ TEST_F(CliVolume, MixedAffineStrokeIsRefusedAndWritesNothing) {
     };
     for (std::vector<std::string> args : commands) {
         args.insert(args.begin() + 1, {"--mesh", mesh.string(), "--stroke", stroke.string()});
-        const auto [status, errors] = exitStatus(args);
+        const auto [status, errors] = test::cliExitStatus(args);
         EXPECT_EQ(status, 1) << errors;
         EXPECT_NE(errors.find("sculptflow: error: volume change"), std::string::npos) << errors;
         EXPECT_NE(errors.find("mixes affine tools with kelvinlet or affine-flow tools"), std::string::npos)
