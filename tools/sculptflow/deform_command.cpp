@@ -135,8 +135,10 @@ void runDeform(const DeformArgs& args) {
 void addDeformCommand(CLI::App& app) {
     auto args = std::make_shared<DeformArgs>();
     CLI::App* cmd = app.add_subcommand(
-        "deform", "Deform a mesh by a stroke's move (built-in sphere and stroke by default)");
+        "deform", "Deform a mesh by a stroke's move (built-in sculpt blob and stroke by default)");
     addMoveInputOptions(*cmd, args->inputs);
+    args->inputs.builtIn = BuiltInMesh::Sculpt; // the sculpt-scale case; --built-in sphere for the small one
+    addBuiltInMeshOption(*cmd, args->inputs);
     addMoveModeOptions(*cmd, args->inputs);
     cmd->add_option("--backend", args->backend, "gpu (Vulkan; SCULPTFLOW_DEVICE picks the device) or cpu")
         ->check(CLI::IsMember({"gpu", "cpu"}))

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 #include "default_case.hpp"
 #include "error.hpp"
@@ -54,7 +55,7 @@ void loadMask(MoveInputs& in, const MoveInputArgs& args) {
 } // namespace
 
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
-    command.add_option("--mesh", args.meshPath, "Mesh to deform (.obj or .ply); default: built-in icosphere")
+    command.add_option("--mesh", args.meshPath, "Mesh to deform (.obj or .ply); default: a built-in one (the icosphere, or --built-in's)")
         ->check(CLI::ExistingFile);
     command.add_option("--stroke", args.strokePath, "Stroke (.json or .bin); default: built-in stroke")
         ->check(CLI::ExistingFile);
@@ -72,6 +73,17 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--pipeline-cache", args.pipelineCache,
                        "Keep the GPU's compiled pipelines in this file between runs (a bad or foreign file "
                        "is ignored with a warning)");
+}
+
+void addBuiltInMeshOption(CLI::App& command, MoveInputArgs& args) {
+    const std::map<std::string, BuiltInMesh> names{{"sphere", BuiltInMesh::Sphere}, {"sculpt", BuiltInMesh::Sculpt}};
+    command
+        .add_option("--built-in", args.builtIn,
+                    "Mesh without --mesh: sphere (10,242 vertices around the tool tip) or sculpt (a 655,362-vertex "
+                    "lumpy blob whose surface the tool grabs)")
+        ->transform(CLI::CheckedTransformer(names, CLI::ignore_case))
+        ->default_str(args.builtIn == BuiltInMesh::Sculpt ? "sculpt" : "sphere")
+        ->excludes(command.get_option("--mesh"));
 }
 
 void addMoveModeOptions(CLI::App& command, MoveInputArgs& args) {
@@ -146,7 +158,10 @@ MoveInputs loadMoveInputs(const MoveInputArgs& args) {
     applyShapeOptions(in.stroke, args);
     in.stroke.symmetry = symmetryFromOptions(in.stroke.symmetry, args); // before the mesh: fail fast
 
-    if (args.meshPath.empty()) {
+    if (args.meshPath.empty() && args.builtIn == BuiltInMesh::Sculpt) {
+        in.mesh = sculptMesh(in.stroke);
+        in.description += ", built-in sculpt blob (" + std::to_string(in.mesh.positions.size()) + " vertices)";
+    } else if (args.meshPath.empty()) {
         in.mesh = defaultMesh(in.stroke);
         in.description += ", built-in icosphere";
     } else {

@@ -16,8 +16,15 @@
 
 namespace sculptflow::cli {
 
+// The mesh a command deforms when it is given no --mesh.
+enum class BuiltInMesh {
+    Sphere, // defaultMesh: the 10,242-vertex icosphere around the tool tip (validate, render, bench)
+    Sculpt, // sculptMesh: the 655,362-vertex lumpy blob the stroke grabs part of (deform, the viewer)
+};
+
 struct MoveInputArgs {
-    std::string meshPath;   // empty: the built-in icosphere
+    std::string meshPath;   // empty: the built-in mesh below
+    BuiltInMesh builtIn = BuiltInMesh::Sphere; // --built-in where a command offers it
     std::string strokePath; // empty: the built-in stroke
     std::optional<double> voxelSize;
     std::string kind;       // "", "kelvinlet", "affine" or "affine-flow"
@@ -34,6 +41,9 @@ struct MoveInputArgs {
 
 // Adds --mesh, --stroke, --voxel-size, --kind, --profile and --falloff to a subcommand.
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args);
+
+// Adds --built-in sphere|sculpt (the mesh used without --mesh), defaulting to args.builtIn.
+void addBuiltInMeshOption(CLI::App& command, MoveInputArgs& args);
 
 // Adds --mode, --mask, --symmetry and --symmetry-origin (deform, validate, render).
 void addMoveModeOptions(CLI::App& command, MoveInputArgs& args);
