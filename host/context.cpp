@@ -87,9 +87,20 @@ void takeHooks(Context::Impl& impl, const ContextHooks& hooks, bool debugUtilsEn
     if (debugUtilsEnabled && impl.vk.vkSetDebugUtilsObjectNameEXT) impl.objectNamePrefix = hooks.objectNamePrefix;
 }
 
+bool hasDeviceExtension(const VulkanFunctions& vk, VkPhysicalDevice device, const char* name) {
+    uint32_t count = 0;
+    if (vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkExtensionProperties> extensions(count);
+    if (vk.vkEnumerateDeviceExtensionProperties(device, nullptr, &count, extensions.data()) != VK_SUCCESS) return false;
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
+}
+
 void loadProperties(Context::Impl& impl) {
     impl.vk.vkGetPhysicalDeviceProperties(impl.physicalDevice, &impl.properties);
     impl.vk.vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memory);
+    impl.maxWorkgroupsPerDispatch = impl.properties.limits.maxComputeWorkGroupCount[0];
     uint32_t count = 0;
     impl.vk.vkGetPhysicalDeviceQueueFamilyProperties(impl.physicalDevice, &count, nullptr);
     std::vector<VkQueueFamilyProperties> families(count);
@@ -99,6 +110,27 @@ void loadProperties(Context::Impl& impl) {
                     impl.properties.deviceName + " (it has " + std::to_string(count) + ")");
     impl.queueFlags = families[impl.queueFamily].queueFlags;
     impl.timestampBits = families[impl.queueFamily].timestampValidBits;
+    impl.memoryBudgetQuery = hasDeviceExtension(impl.vk, impl.physicalDevice, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+}
+
+// Mapped buffers cost nothing to fill or read, but on a discrete GPU without
+// resizable BAR host-visible device-local memory is a 256 MB window, and
+// host-visible memory elsewhere is system memory the GPU reads over PCIe. So
+// Auto maps only where some host-visible type lives on a heap as large as the
+// largest device-local heap: unified memory, resizable BAR, or a CPU device.
+BufferPlacement resolvePlacement(const Context::Impl& impl, BufferPlacement asked) {
+    if (asked != BufferPlacement::Auto) return asked;
+    const VkPhysicalDeviceMemoryProperties& m = impl.memory;
+    const VkDeviceSize deviceHeapSize = m.memoryHeaps[impl.deviceHeap()].size;
+    const VkMemoryPropertyFlags mapped = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    for (uint32_t i = 0; i < m.memoryTypeCount; ++i) {
+        const VkMemoryType& type = m.memoryTypes[i];
+        const bool deviceLocalHeap = m.memoryHeaps[type.heapIndex].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT;
+        if ((type.propertyFlags & mapped) == mapped && (deviceLocalHeap || deviceHeapSize == 0) &&
+            m.memoryHeaps[type.heapIndex].size >= deviceHeapSize)
+            return BufferPlacement::Mapped;
+    }
+    return BufferPlacement::Staged;
 }
 
 void warn(const std::string& text) { std::fprintf(stderr, "sculptflow: warning: %s\n", text.c_str()); }
@@ -204,9 +236,15 @@ void createHeadless(Context::Impl& impl, const ContextOptions& options) {
     VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
     deviceInfo.queueCreateInfoCount = 1;
     deviceInfo.pQueueCreateInfos = &queueInfo;
+    const char* budgetExtension = VK_EXT_MEMORY_BUDGET_EXTENSION_NAME;
+    if (impl.memoryBudgetQuery) {
+        deviceInfo.enabledExtensionCount = 1;
+        deviceInfo.ppEnabledExtensionNames = &budgetExtension;
+    }
     SF_VK_CHECK(vk.vkCreateDevice(impl.physicalDevice, &deviceInfo, impl.allocator, &impl.device));
     loadDeviceFunctions(impl.vk, impl.device, options.loader.getDeviceProcAddr);
     vk.vkGetDeviceQueue(impl.device, impl.queueFamily, 0, &impl.queue);
+    impl.placement = resolvePlacement(impl, options.hooks.bufferPlacement);
     openPipelineCacheFile(impl, options.hooks);
 }
 
@@ -232,12 +270,14 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
         throw Error(std::string("adopting a device: ") + impl.properties.deviceName + " supports Vulkan " +
                     versionText(impl.properties.apiVersion) + "; sculptflow needs 1.2");
     loadDeviceFunctions(impl.vk, impl.device, adopted.loader.getDeviceProcAddr);
+    impl.placement = resolvePlacement(impl, adopted.hooks.bufferPlacement);
     openPipelineCacheFile(impl, adopted.hooks);
 }
 
 } // namespace
 
 Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>()) {
+    impl_->owner = this;
     loadGlobalFunctions(impl_->vk, entryPoint(*impl_, options.loader));
     try {
         createHeadless(*impl_, options);
@@ -248,6 +288,7 @@ Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>()
 }
 
 Context::Context(const AdoptedDevice& adopted) : impl_(std::make_unique<Impl>()) {
+    impl_->owner = this;
     impl_->vk.vkGetInstanceProcAddr = entryPoint(*impl_, adopted.loader); // no global commands needed
     adopt(*impl_, adopted);
 }
@@ -290,6 +331,17 @@ std::string Context::deviceName() const { return impl_->properties.deviceName; }
 bool Context::validationEnabled() const { return impl_->messenger != VK_NULL_HANDLE; }
 bool Context::adopted() const { return impl_->adopted; }
 uint64_t Context::allocatedMemory() const { return impl_->allocated; }
+BufferPlacement Context::bufferPlacement() const { return impl_->placement; }
+uint64_t Context::deviceHeapAvailable() const { return impl_->heapAvailable(impl_->deviceHeap()); }
+
+const char* bufferPlacementName(BufferPlacement placement) {
+    switch (placement) {
+    case BufferPlacement::Auto: return "auto";
+    case BufferPlacement::Mapped: return "mapped";
+    case BufferPlacement::Staged: return "staged";
+    }
+    return "unknown";
+}
 int Context::lateValidationMessages() { return gLateValidationMessages.load(); }
 
 void Context::throwOnValidationMessages() {
@@ -325,6 +377,42 @@ void Context::Impl::reserveMemory(uint64_t bytes, const char* what) {
                     " bytes requested, " + std::to_string(before) + " in use, budget " +
                     std::to_string(memoryBudget));
     }
+}
+
+uint32_t Context::Impl::deviceHeap() const {
+    uint32_t best = 0;
+    VkDeviceSize bestSize = 0;
+    for (uint32_t h = 0; h < memory.memoryHeapCount; ++h) {
+        if ((memory.memoryHeaps[h].flags & VK_MEMORY_HEAP_DEVICE_LOCAL_BIT) && memory.memoryHeaps[h].size > bestSize) {
+            best = h;
+            bestSize = memory.memoryHeaps[h].size;
+        }
+    }
+    return best;
+}
+
+uint64_t Context::Impl::heapAvailable(uint32_t heap, uint64_t counted) const {
+    const uint64_t held = allocated - counted;
+    if (heapAvailableOverride) return *heapAvailableOverride > held ? *heapAvailableOverride - held : 0;
+    if (memoryBudgetQuery) {
+        VkPhysicalDeviceMemoryBudgetPropertiesEXT budget{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_BUDGET_PROPERTIES_EXT};
+        VkPhysicalDeviceMemoryProperties2 query{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_MEMORY_PROPERTIES_2};
+        query.pNext = &budget;
+        vk.vkGetPhysicalDeviceMemoryProperties2(physicalDevice, &query);
+        return budget.heapBudget[heap] > budget.heapUsage[heap] ? budget.heapBudget[heap] - budget.heapUsage[heap] : 0;
+    }
+    const uint64_t size = memory.memoryHeaps[heap].size;
+    return size > held ? size - held : 0;
+}
+
+void Context::Impl::checkHeap(uint32_t type, uint64_t bytes, const char* what, uint64_t counted) const {
+    const uint32_t heap = memory.memoryTypes[type].heapIndex;
+    const uint64_t available = heapAvailable(heap, counted);
+    if (bytes <= available) return;
+    throw Error(std::string("not enough GPU memory for ") + what + ": " + std::to_string(bytes) + " bytes needed, " +
+                std::to_string(available) + " available in memory heap " + std::to_string(heap) + " (" +
+                std::to_string(memory.memoryHeaps[heap].size) + " bytes" +
+                (memoryBudgetQuery ? ", VK_EXT_memory_budget)" : ")"));
 }
 
 void Context::Impl::setObjectName(VkObjectType type, uint64_t handle, const char* text) const {

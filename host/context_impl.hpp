@@ -16,6 +16,7 @@ namespace sculptflow {
 
 struct Context::Impl {
     VulkanFunctions vk;
+    Context* owner = nullptr; // the Context this is the side of
     std::optional<LoaderLibrary> library; // when no vkGetInstanceProcAddr was given
 
     VkInstance instance = VK_NULL_HANDLE;
@@ -27,6 +28,8 @@ struct Context::Impl {
     uint32_t queueFamily = 0;
     VkQueue queue = VK_NULL_HANDLE;
     VkQueueFlags queueFlags = 0;
+    // maxComputeWorkGroupCount[0]; tests lower it to split dispatches on small meshes.
+    uint32_t maxWorkgroupsPerDispatch = 65535;
     uint32_t timestampBits = 0; // of the queue family; 0: no timestamps there (GPU times are NaN)
     bool adopted = false;
 
@@ -38,6 +41,11 @@ struct Context::Impl {
 
     uint64_t memoryBudget = 0;
     std::atomic<uint64_t> allocated{0};
+    BufferPlacement placement = BufferPlacement::Mapped; // resolved, never Auto
+    bool memoryBudgetQuery = false; // the physical device has VK_EXT_memory_budget
+    // Tests stand in a small heap here (its size; what the library holds is
+    // taken off) to reach the heap check on any machine.
+    std::optional<uint64_t> heapAvailableOverride;
 
     std::mutex messagesMutex; // layers may call back from any thread
     std::vector<std::string> messages;
@@ -50,6 +58,15 @@ struct Context::Impl {
     // `what`) past it. releaseMemory() gives it back.
     void reserveMemory(uint64_t bytes, const char* what);
     void releaseMemory(uint64_t bytes) { allocated -= bytes; }
+    // Bytes heap `heap` can still give (Context::deviceHeapAvailable for that heap),
+    // `counted` of `allocated` left out (reserved for the allocation being checked).
+    uint64_t heapAvailable(uint32_t heap, uint64_t counted = 0) const;
+    // Throws sculptflow::Error naming `what`, the bytes it needs and the heap's
+    // available bytes when `bytes` from memory type `type` would not fit;
+    // `counted`: bytes of it already in `allocated` (reserveMemory).
+    void checkHeap(uint32_t type, uint64_t bytes, const char* what, uint64_t counted) const;
+    // The largest device-local heap.
+    uint32_t deviceHeap() const;
 
     // Gives `handle` the debug-utils name prefix + text; nothing where names are
     // off (objectNamePrefix is empty unless vkSetDebugUtilsObjectNameEXT may be called).

@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "buffer_transfer.hpp"
 #include "context_impl.hpp"
 #include "error.hpp"
 #include "memory_barrier.hpp"
@@ -15,9 +16,9 @@ namespace {
 
 // The counters' layout (deform.comp): indirect arguments per slice, the active
 // count, the bin counts, the bin cursors, the indirect arguments of the listed
-// vertex blocks; then the list of blocks, one word each.
-constexpr uint32_t kCounterWords = 3 * kDeformMaxSlices + 1 + 2 * kDeformBins + 3;
-constexpr VkDeviceSize kBlockArgumentsOffset = 4 * (kCounterWords - 3);
+// vertex blocks and their count; then the list of blocks, one word each.
+constexpr uint32_t kCounterWords = 3 * kDeformMaxSlices + 1 + 2 * kDeformBins + 4;
+constexpr VkDeviceSize kBlockArgumentsOffset = 4 * (kCounterWords - 4);
 
 uint32_t blockCount(uint32_t vertexCount) { return (vertexCount + kDeformBlockVertices - 1) / kDeformBlockVertices; }
 
@@ -71,7 +72,7 @@ VkDeviceSize DeformScratch::bytes(uint32_t vertexCount) {
 
 DeformScratch::DeformScratch(Context& context, uint32_t vertexCount, std::span<const glm::vec3> blockPositions)
     : vertexCount_(vertexCount),
-      sortedBlocks_(!blockPositions.empty() && vertexCount <= kDeformMaxBlockVertices),
+      sortedBlocks_(!blockPositions.empty()),
       // The blocks' path appends to the list directly: its bins are a placeholder.
       bins_(context, sortedBlocks_ ? kPlaceholderBytes : listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
             "the compaction scratch (bins)", BufferMemory::DeviceLocal),
@@ -91,21 +92,21 @@ DeformScratch::DeformScratch(Context& context, uint32_t vertexCount, std::span<c
     if (blockPositions.size() != vertexCount_)
         throw Error("DeformScratch: " + std::to_string(blockPositions.size()) + " positions for " +
                     std::to_string(vertexCount) + " vertices");
-    // Written once here, read by the GPU on every run: host-visible, as the mesh's input.
-    const VertexBlocks blocks = buildVertexBlocks(blockPositions, kDeformBlockVertices);
-    order_ = GpuBuffer(context, std::max<VkDeviceSize>(4 * blocks.order.size(), kPlaceholderBytes),
-                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (order)");
-    spheres_ = GpuBuffer(context, std::max<VkDeviceSize>(16 * blocks.spheres.size(), kPlaceholderBytes),
-                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (spheres)");
-    std::memcpy(order_.mapped(), blocks.order.data(), 4 * blocks.order.size());
-    std::memcpy(spheres_.mapped(), blocks.spheres.data(), 16 * blocks.spheres.size());
-    for (const glm::vec4& sphere : blocks.spheres) radii_.push_back(sphere.w);
+    // Written here, read by the GPU on every run, placed as the mesh's input.
+    blocks_ = buildVertexBlocks(blockPositions, kDeformBlockVertices);
+    order_ = GpuBuffer(context, std::max<VkDeviceSize>(4 * blocks_.order.size(), kPlaceholderBytes),
+                       VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (order)", BufferMemory::GpuRead);
+    spheres_ = GpuBuffer(context, std::max<VkDeviceSize>(16 * blocks_.spheres.size(), kPlaceholderBytes),
+                         VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (spheres)", BufferMemory::GpuRead);
+    uploadBuffer(order_, 0, blocks_.order.data(), 4 * blocks_.order.size());
+    uploadBuffer(spheres_, 0, blocks_.spheres.data(), 16 * blocks_.spheres.size());
+    for (const glm::vec4& sphere : blocks_.spheres) radii_.push_back(sphere.w);
 }
 
 void DeformScratch::freezeBlocks(std::span<const float> mask) {
     if (!sortedBlocks_) return;
-    const auto* order = static_cast<const uint32_t*>(order_.mapped());
-    auto* spheres = static_cast<glm::vec4*>(spheres_.mapped());
+    const std::vector<uint32_t>& order = blocks_.order;
+    std::vector<glm::vec4>& spheres = blocks_.spheres;
     for (size_t block = 0; block < radii_.size(); ++block) {
         const size_t begin = block * kDeformBlockVertices;
         const size_t end = std::min<size_t>(begin + kDeformBlockVertices, vertexCount_);
@@ -113,6 +114,7 @@ void DeformScratch::freezeBlocks(std::span<const float> mask) {
         for (size_t i = begin; i < end && frozen; ++i) frozen = !(mask[order[i]] > 0.0f);
         spheres[block].w = frozen ? -1.0f : radii_[block];
     }
+    uploadBuffer(spheres_, 0, spheres.data(), 16 * spheres.size());
 }
 
 std::array<VkDescriptorBufferInfo, 5> DeformScratch::buffers() const {
@@ -149,7 +151,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &binding.set, 0,
                                    nullptr);
     // One dispatch covers at most maxComputeWorkGroupCount[0] workgroups.
-    const uint32_t maxGroups = context.properties().limits.maxComputeWorkGroupCount[0];
+    const uint32_t maxGroups = ctx.maxWorkgroupsPerDispatch;
     const uint64_t perDispatch = uint64_t(maxGroups) * kDeformWorkgroupSize;
     const uint64_t end = uint64_t(first) + count;
     auto bindPass = [&](int pass) {
@@ -163,12 +165,23 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
         push.vertexLayout.vertexCount = layoutCount;
         ctx.vk.vkCmdPushConstants(commands, pipelines.layout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
     };
+    // Dispatches of one split pass touch disjoint vertices, but they bind the same
+    // buffers whole and count into the same atomics: order them, so that no two
+    // overlap (synchronization validation reports the overlap otherwise), nor a
+    // slice's writes the next slice's indirect arguments. Only a range past
+    // maxGroups workgroups splits.
+    auto splitBarrier = [&] {
+        memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                      VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_DRAW_INDIRECT_BIT,
+                      kShaderAccesses | VK_ACCESS_INDIRECT_COMMAND_READ_BIT);
+    };
     auto overRange = [&](int pass) {
         bindPass(pass);
         const uint64_t perGroup =
             uint64_t(kDeformWorkgroupSize) * (pass == kDeformPassSolveRange ? 1 : kDeformVerticesPerLane);
         const uint64_t perRangeDispatch = uint64_t(maxGroups) * perGroup;
         for (uint64_t start = first; start < end; start += perRangeDispatch) {
+            if (start != first) splitBarrier();
             const uint64_t vertices = std::min<uint64_t>(perRangeDispatch, end - start);
             pushLayout(uint32_t(start), uint32_t(vertices));
             ctx.vk.vkCmdDispatch(commands, uint32_t((vertices + perGroup - 1) / perGroup), 1, 1);
@@ -193,9 +206,10 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     auto overBlocks = [&](int pass) {
         if (!sorted) return overRange(pass);
         bindPass(pass);
-        pushLayout(0, count);
+        pushLayout(maxGroups, count); // the blocks pass caps the mark's workgroups at maxGroups
         if (pass == kDeformPassBlocks) {
-            ctx.vk.vkCmdDispatch(commands, (blockCount(count) + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize, 1, 1);
+            const uint32_t groups = (blockCount(count) + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize;
+            ctx.vk.vkCmdDispatch(commands, std::min(groups, maxGroups), 1, 1);
         } else {
             ctx.vk.vkCmdDispatchIndirect(commands, scratch->counters(), kBlockArgumentsOffset);
         }
@@ -213,6 +227,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     auto overList = [&](int pass) {
         bindPass(pass);
         for (uint64_t slice = 0; slice < slices; ++slice) {
+            if (slice != 0) splitBarrier();
             pushLayout(uint32_t(slice * perDispatch), 0); // into the list; the shader reads the active count
             ctx.vk.vkCmdDispatchIndirect(commands, scratch->counters(), slice * 3 * sizeof(uint32_t));
         }

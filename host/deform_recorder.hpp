@@ -12,6 +12,7 @@
 
 #include "deform_pipeline.hpp"
 #include "gpu_buffer.hpp"
+#include "vertex_blocks.hpp"
 
 namespace sculptflow {
 
@@ -44,19 +45,17 @@ constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp
 constexpr uint32_t kDeformMaxSlices = 64; // kMaxSlices: indirect dispatches over one list
 constexpr uint32_t kDeformVerticesPerLane = 32; // kVerticesPerLane: passes 1 and 3 over a range
 // A vertex block: the mark pass with sorted blocks takes one a workgroup, 8 vertices a
-// lane. Small blocks fit the reach closely; its cost is per listed block.
+// lane, in one indirect dispatch of at most maxWorkgroupsPerDispatch workgroups that
+// loop over the listed blocks. Small blocks fit the reach closely; its cost is per
+// listed block.
 constexpr uint32_t kDeformBlockVertices = kDeformWorkgroupSize * 8; // kBlockVertices with sortedBlocks
-// The mark takes a workgroup a listed block, in one indirect dispatch of at
-// most 65,535 workgroups (the least maxComputeWorkGroupCount[0] Vulkan allows).
-constexpr uint32_t kDeformMaxBlockVertices = 65535 * kDeformBlockVertices;
 
 // The compaction passes' scratch for one mesh: a bin per vertex, the active list
 // (a vertex index each) and the counters (bins, cursors, indirect arguments).
 // Allocate once per mesh, sized to its vertex count; bind buffers() at
 // deform.comp's bindings 4 to 8. Device-local: only the GPU touches them.
 //
-// Given the mesh's positions (which must not change after) and at most
-// kDeformMaxBlockVertices of them, it also holds the vertices in spatially tight
+// Given the mesh's positions (which must not change after), it also holds the vertices in spatially tight
 // blocks (buildVertexBlocks, kDeformBlockVertices each, 4 bytes a vertex), so
 // that culling skips a block out of reach with one test; recordDeform then
 // covers the whole mesh at once. Otherwise bindings 7 and 8 get placeholders.
@@ -75,7 +74,7 @@ public:
 
     // With blocks: marks the blocks whose vertices `mask` freezes (all 0) so that
     // runs skip them like blocks out of reach; an empty mask unmarks them. Call
-    // between runs (the blocks are host-visible and read by every run).
+    // between runs (every run reads the blocks).
     void freezeBlocks(std::span<const float> mask);
 
 private:
@@ -86,6 +85,7 @@ private:
     GpuBuffer counters_;
     GpuBuffer order_;
     GpuBuffer spheres_;
+    VertexBlocks blocks_;      // the host's copy, which freezeBlocks edits and uploads
     std::vector<float> radii_; // the blocks' own radii, which freezeBlocks replaces by −1
 };
 

@@ -12,6 +12,10 @@ GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usa
                      BufferMemory memory)
     : ctx_(&context.impl()), size_(size) {
     Context::Impl& ctx = *ctx_;
+    if (memory == BufferMemory::GpuRead) {
+        memory = ctx.placement == BufferPlacement::Staged ? BufferMemory::DeviceLocal : BufferMemory::HostVisible;
+        usage |= VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT; // staging copies
+    }
     ctx.reserveMemory(size, what); // before any Vulkan call: nothing to undo if refused
     reserved_ = size;
     try {
@@ -30,6 +34,7 @@ GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usa
                                              VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT,
                                              VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)
                         : ctx.memoryType(requirements.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        ctx.checkHeap(allocation.memoryTypeIndex, allocation.allocationSize, what, reserved_);
         SF_VK_CHECK(ctx.vk.vkAllocateMemory(ctx.device, &allocation, ctx.allocator, &memory_));
         SF_VK_CHECK(ctx.vk.vkBindBufferMemory(ctx.device, buffer_, memory_, 0));
         ctx.name(VK_OBJECT_TYPE_BUFFER, buffer_, what);

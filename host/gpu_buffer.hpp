@@ -9,6 +9,10 @@ namespace sculptflow {
 enum class BufferMemory {
     HostVisible, // and coherent; device-local too where the device offers it
     DeviceLocal, // not mapped: filled by the GPU (copies, vkCmdUpdateBuffer, shaders)
+    // Read by the GPU every run: HostVisible where the context's placement is
+    // Mapped, DeviceLocal where it is Staged. Fill and read it with uploadBuffer
+    // and downloadBuffer (buffer_transfer.hpp), which work either way.
+    GpuRead,
 };
 
 // A buffer and its own memory. The headless path uploads and reads back through
@@ -27,6 +31,7 @@ public:
 
     VkBuffer handle() const { return buffer_; }
     VkDeviceSize size() const { return size_; }
+    Context::Impl& context() const { return *ctx_; }
     void* mapped() const { return mapped_; } // null for BufferMemory::DeviceLocal
 
 private:

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "buffer_transfer.hpp"
 #include "context_impl.hpp"
 #include "deform_recorder.hpp"
 #include "error.hpp"
@@ -26,26 +27,40 @@ constexpr uint64_t kFenceTimeoutNs = 300ull * 1000 * 1000 * 1000;
 
 VkDeviceSize positionBytes(size_t vertices) { return std::max<VkDeviceSize>(12 * vertices, 16); }
 
+
+// The whole mesh is checked against the heap before any of it is allocated, so a
+// mesh that cannot fit fails at once, naming what it needs.
+size_t checkMeshFits(Context& context, size_t vertices, bool masked) {
+    const uint64_t perVertex = 2 * 12 + 8 + (masked ? 4 : 0); // input, output, compaction scratch, mask
+    const uint64_t needed = perVertex * vertices;
+    const uint64_t available = context.deviceHeapAvailable();
+    if (needed > available)
+        throw Error("a mesh of " + std::to_string(vertices) + " vertices needs " + std::to_string(needed) +
+                    " bytes of GPU memory (" + std::to_string(perVertex) + " a vertex), but the device-local heap has " +
+                    std::to_string(available) + " bytes available");
+    return vertices;
+}
+
 } // namespace
 
 GpuMesh::Impl::Impl(Context& context, std::span<const glm::vec3> positions, std::span<const float> maskValues)
-    : vertexCount(positions.size()),
-      input(context, positionBytes(positions.size()), kPositions, "mesh input positions"),
-      output(context, positionBytes(positions.size()), kPositions, "mesh output positions"),
+    : vertexCount(checkMeshFits(context, positions.size(), !maskValues.empty())),
+      input(context, positionBytes(positions.size()), kPositions, "mesh input positions", BufferMemory::GpuRead),
+      output(context, positionBytes(positions.size()), kPositions, "mesh output positions", BufferMemory::GpuRead),
       scratch(context, uint32_t(positions.size()), positions),
       owner(&context) {
     static_assert(sizeof(glm::vec3) == 12);
     setMask(context, maskValues);
     if (!positions.empty()) bounds = {positions.front(), positions.front()};
     for (const glm::vec3& p : positions) bounds = {glm::min(bounds.min, p), glm::max(bounds.max, p)};
-    std::memcpy(input.mapped(), positions.data(), positions.size_bytes());
-    std::memcpy(output.mapped(), positions.data(), positions.size_bytes());
+    uploadBuffer(input, 0, positions.data(), positions.size_bytes());
+    uploadBuffer(output, 0, positions.data(), positions.size_bytes());
 }
 
 std::vector<glm::vec3> GpuMesh::readPositions() const {
     const Impl& m = *impl_;
     std::vector<glm::vec3> out(m.vertexCount);
-    std::memcpy(out.data(), m.output.mapped(), out.size() * sizeof(glm::vec3));
+    downloadBuffer(m.output, 0, out.data(), out.size() * sizeof(glm::vec3));
     return out;
 }
 
@@ -54,7 +69,7 @@ std::vector<VertexStatistics> GpuMesh::readStatistics() const {
     if (!m.statistics.handle()) return {};
     static_assert(sizeof(VertexStatistics) == 16); // uvec4 in deform.comp
     std::vector<VertexStatistics> out(m.vertexCount);
-    std::memcpy(out.data(), m.statistics.mapped(), out.size() * sizeof(VertexStatistics));
+    downloadBuffer(m.statistics, 0, out.data(), out.size() * sizeof(VertexStatistics));
     return out;
 }
 
@@ -65,13 +80,15 @@ void GpuMesh::Impl::setMask(Context& context, std::span<const float> values) {
         return;
     }
     validateMask(values, vertexCount, "GpuMesh mask");
-    if (!mask.handle()) mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), kStorage, "the mesh's mask");
-    std::memcpy(mask.mapped(), values.data(), values.size_bytes());
+    if (!mask.handle())
+        mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), kStorage, "the mesh's mask", BufferMemory::GpuRead);
+    uploadBuffer(mask, 0, values.data(), values.size_bytes());
     scratch.freezeBlocks(values); // blocks the mask freezes cost the runs nothing
 }
 
 const GpuBuffer& GpuMesh::Impl::workBuffer(Context& context) {
-    if (!work.handle()) work = GpuBuffer(context, output.size(), kPositions, "continuous mode's segment input");
+    if (!work.handle())
+        work = GpuBuffer(context, output.size(), kPositions, "continuous mode's segment input", BufferMemory::DeviceLocal);
     return work;
 }
 
@@ -79,21 +96,21 @@ std::vector<float> GpuMesh::readVolumeChanges() const {
     const Impl& m = *impl_;
     if (!m.volumeChanges.handle()) return {};
     std::vector<float> out(m.vertexCount);
-    std::memcpy(out.data(), m.volumeChanges.mapped(), out.size() * sizeof(float));
+    downloadBuffer(m.volumeChanges, 0, out.data(), out.size() * sizeof(float));
     return out;
 }
 
 const GpuBuffer& GpuMesh::Impl::volumeChangeBuffer(Context& context) {
     if (!volumeChanges.handle())
         volumeChanges = GpuBuffer(context, std::max<VkDeviceSize>(4 * vertexCount, 16), kStorage,
-                                  "per-vertex volume changes");
+                                  "per-vertex volume changes", BufferMemory::GpuRead);
     return volumeChanges;
 }
 
 const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
     if (!statistics.handle())
         statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16), kStorage,
-                                "per-vertex statistics");
+                                "per-vertex statistics", BufferMemory::GpuRead);
     return statistics;
 }
 
@@ -178,17 +195,22 @@ GpuRun GpuSolver::Impl::runContinuous(GpuMesh::Impl& mesh, std::span<const Move>
         GpuRun run = submit(mesh, kernels[k], statistics, k > 0);
         total.gpuMilliseconds += run.gpuMilliseconds;
         if (!statistics) continue;
-        accumulateSegment(sums, {static_cast<const VertexStatistics*>(mesh.statistics.mapped()), sums.size()});
-        const auto* segmentVolume = static_cast<const float*>(options.volumeChange ? mesh.volumeChanges.mapped() : nullptr);
-        for (size_t v = 0; v < volumeChanges.size(); ++v) volumeChanges[v] *= segmentVolume[v];
+        std::vector<VertexStatistics> segment(sums.size());
+        downloadBuffer(mesh.statistics, 0, segment.data(), segment.size() * sizeof(VertexStatistics));
+        accumulateSegment(sums, segment);
+        if (options.volumeChange) {
+            std::vector<float> segmentVolume(volumeChanges.size());
+            downloadBuffer(mesh.volumeChanges, 0, segmentVolume.data(), segmentVolume.size() * sizeof(float));
+            for (size_t v = 0; v < volumeChanges.size(); ++v) volumeChanges[v] *= segmentVolume[v];
+        }
         total.segments.push_back(std::move(run.report));
     }
     if (statistics) {
-        std::memcpy(mesh.statisticsBuffer(context).mapped(), sums.data(), sums.size() * sizeof(VertexStatistics));
+        uploadBuffer(mesh.statisticsBuffer(context), 0, sums.data(), sums.size() * sizeof(VertexStatistics));
         total.report = combineSegments(total.segments);
     }
     if (options.volumeChange)
-        std::memcpy(mesh.volumeChangeBuffer(context).mapped(), volumeChanges.data(), volumeChanges.size() * sizeof(float));
+        uploadBuffer(mesh.volumeChangeBuffer(context), 0, volumeChanges.data(), volumeChanges.size() * sizeof(float));
     return total;
 }
 
@@ -287,8 +309,9 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
         ticks[1] >= ticks[0])
         result.gpuMilliseconds = double(ticks[1] - ticks[0]) * context.properties().limits.timestampPeriod * 1e-6;
     if (statistics) {
-        const auto* perVertex = static_cast<const VertexStatistics*>(mesh.statistics.mapped());
-        result.report = summarize({perVertex, mesh.vertexCount});
+        std::vector<VertexStatistics> perVertex(mesh.vertexCount);
+        downloadBuffer(mesh.statistics, 0, perVertex.data(), perVertex.size() * sizeof(VertexStatistics));
+        result.report = summarize(perVertex);
     }
     context.throwOnValidationMessages();
     return result;

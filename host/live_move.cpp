@@ -6,6 +6,7 @@
 #include <cstring>
 #include <limits>
 
+#include "buffer_transfer.hpp"
 #include "error.hpp"
 #include "kernel_tools.hpp"
 #include "memory_barrier.hpp"
@@ -136,11 +137,12 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
         deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
-            adjacencyStart_ = GpuBuffer(context, adjacency.start.size() * 4, kStorage, "the normals adjacency");
-            std::memcpy(adjacencyStart_.mapped(), adjacency.start.data(), adjacency.start.size() * 4);
+            adjacencyStart_ = GpuBuffer(context, adjacency.start.size() * 4, kStorage, "the normals adjacency",
+                                        BufferMemory::GpuRead);
+            uploadBuffer(adjacencyStart_, 0, adjacency.start.data(), adjacency.start.size() * 4);
             adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(adjacency.pairs.size() * 8, 16), kStorage,
-                                        "the normals adjacency");
-            std::memcpy(adjacencyPairs_.mapped(), adjacency.pairs.data(), adjacency.pairs.size() * 8);
+                                        "the normals adjacency", BufferMemory::GpuRead);
+            uploadBuffer(adjacencyPairs_, 0, adjacency.pairs.data(), adjacency.pairs.size() * 8);
             normalsPipeline_ = std::make_unique<NormalsPipeline>(context);
         }
         createDescriptors(mesh);

@@ -5,6 +5,7 @@
 #include <array>
 
 #include "context_impl.hpp"
+#include "memory_barrier.hpp"
 #include "normals_comp_spirv.h"
 #include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
@@ -56,10 +57,14 @@ void NormalsPipeline::record(VkCommandBuffer commands, const Context& context, V
     const Context::Impl& ctx = context.impl();
     ctx.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
     ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
-    const uint64_t perDispatch =
-        uint64_t(context.properties().limits.maxComputeWorkGroupCount[0]) * kNormalsWorkgroupSize;
+    const uint64_t perDispatch = uint64_t(ctx.maxWorkgroupsPerDispatch) * kNormalsWorkgroupSize;
     const uint64_t end = uint64_t(push.firstVertex) + push.vertexCount;
     for (uint64_t start = push.firstVertex; start < end; start += perDispatch) {
+        // The parts write disjoint vertices of one buffer bound whole: ordered, so
+        // that synchronization validation sees no overlap.
+        if (start != push.firstVertex)
+            memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
+                          VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
         NormalsPushConstants part = push;
         part.firstVertex = uint32_t(start);
         part.vertexCount = uint32_t(std::min<uint64_t>(perDispatch, end - start));

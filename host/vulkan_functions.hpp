@@ -23,6 +23,8 @@ namespace sculptflow {
     X(vkEnumeratePhysicalDevices)                                                                           \
     X(vkGetPhysicalDeviceProperties)                                                                        \
     X(vkGetPhysicalDeviceMemoryProperties)                                                                  \
+    X(vkGetPhysicalDeviceMemoryProperties2)                                                                 \
+    X(vkEnumerateDeviceExtensionProperties)                                                                 \
     X(vkGetPhysicalDeviceQueueFamilyProperties)                                                             \
     X(vkGetPhysicalDeviceFormatProperties)                                                                  \
     X(vkCreateDevice)                                                                                       \

@@ -67,7 +67,7 @@ layout(std430, set = 0, binding = 4) buffer VertexBins { uint vertexBins[]; };
 layout(std430, set = 0, binding = 5) buffer ActiveList { uint activeList[]; };
 // [0, 3 × kMaxSlices): VkDispatchIndirectCommand per slice of the list; then the
 // active count, the bin counts, the bin cursors, the VkDispatchIndirectCommand of
-// the listed blocks and their list.
+// the listed blocks, their count and their list.
 layout(std430, set = 0, binding = 6) buffer Counters { uint counters[]; };
 // With sortedBlocks: the vertices block by block, and each block's sphere (xyz centre, w radius).
 layout(std430, set = 0, binding = 7) readonly buffer VertexOrder { uint vertexOrder[]; };
@@ -86,7 +86,8 @@ const uint kActiveCountAt = 3u * kMaxSlices;
 const uint kBinCountsAt = kActiveCountAt + 1u;
 const uint kBinCursorsAt = kBinCountsAt + kBinCount;
 const uint kBlockArgumentsAt = kBinCursorsAt + kBinCount;
-const uint kBlockListAt = kBlockArgumentsAt + 3u;
+const uint kBlockCountAt = kBlockArgumentsAt + 3u;
+const uint kBlockListAt = kBlockCountAt + 1u;
 
 layout(push_constant) uniform Push {
     SolverSettings settings;
@@ -144,6 +145,46 @@ uint distanceBin(vec3 x0) {
     return b >= float(kBinCount - 1u) || !(b >= 0.0f) ? kBinCount - 1u : uint(b);
 }
 
+// Passes 1 and 3 over one group of kBlockVertices vertices (with sortedBlocks, a
+// listed block). They are cheap per vertex, so each invocation takes
+// kVerticesPerLane of them (64 apart, so lanes stay on neighbours): llvmpipe's
+// cost per workgroup dominated them with one vertex a lane.
+void markOrScatterGroup(uint block, bool writeCulled) {
+    uint groupStart = block * kBlockVertices + gl_LocalInvocationID.x;
+    for (uint k = 0u; k < kVerticesPerLane; ++k) {
+        uint local = groupStart + k * 64u;
+        if (local >= vertexLayout.vertexCount) break;
+        uint v = sortedBlocks ? vertexOrder[local] : vertexLayout.firstVertex + local;
+        if (pass == 1) {
+            vec3 x0 = readVertex(v);
+            if (skipped(v, x0)) {
+                VertexResult r;
+                r.position = x0;
+                r.flags = kFlagCulled;
+                r.acceptedSteps = 0u;
+                r.rejectedSteps = 0u;
+                r.evaluations = 0u;
+                r.volumeChange = 1.0f;
+                if (writeCulled) writeVertex(v, r);
+                if (!sortedBlocks) vertexBins[v] = kCulledBin;
+            } else if (sortedBlocks) {
+                // Blocks are spatially tight: in block order, neighbouring lanes
+                // already do similar work, so no bins and no scatter pass.
+                activeList[atomicAdd(counters[kBinCountsAt], 1u)] = v;
+            } else {
+                uint b = distanceBin(x0);
+                vertexBins[v] = b;
+                atomicAdd(counters[kBinCountsAt + b], 1u);
+            }
+        } else if (pass == 3) {
+            // Global atomics per vertex: a workgroup-shared count first would need
+            // barrier(), which llvmpipe runs as coroutines, and measured slower.
+            uint b = vertexBins[v];
+            if (b != kCulledBin) activeList[atomicAdd(counters[kBinCursorsAt + b], 1u)] = v;
+        }
+    }
+}
+
 void main() {
     if (pass == 2) {
         // One invocation: 16 bins and at most kMaxSlices slices.
@@ -188,53 +229,28 @@ void main() {
     }
     bool writeCulled = !sortedBlocks || writeStatistics;
     if (pass == 6) {
-        uint block = gl_GlobalInvocationID.x;
-        if (block == 0u) {
+        // vertexLayout.firstVertex: the most workgroups one dispatch may have. The
+        // mark takes a workgroup a listed block, and loops when more are listed.
+        if (gl_GlobalInvocationID.x == 0u) {
             counters[kBlockArgumentsAt + 1u] = 1u;
             counters[kBlockArgumentsAt + 2u] = 1u;
         }
-        if (block >= (vertexLayout.vertexCount + kBlockVertices - 1u) / kBlockVertices) return;
-        vec4 sphere = blockSpheres[block];
-        // A negative radius: the mask freezes every vertex of the block (DeformScratch::freezeBlocks).
-        if (writeCulled || (sphere.w >= 0.0f && sphereInReach(sphere.xyz, sphere.w, settings.tolerance)))
-            counters[kBlockListAt + atomicAdd(counters[kBlockArgumentsAt], 1u)] = block;
+        uint blocks = (vertexLayout.vertexCount + kBlockVertices - 1u) / kBlockVertices;
+        for (uint block = gl_GlobalInvocationID.x; block < blocks; block += gl_NumWorkGroups.x * 64u) {
+            vec4 sphere = blockSpheres[block];
+            // A negative radius: the mask freezes every vertex of the block (DeformScratch::freezeBlocks).
+            if (writeCulled || (sphere.w >= 0.0f && sphereInReach(sphere.xyz, sphere.w, settings.tolerance))) {
+                uint listed = atomicAdd(counters[kBlockCountAt], 1u);
+                counters[kBlockListAt + listed] = block;
+                atomicMax(counters[kBlockArgumentsAt], min(listed + 1u, vertexLayout.firstVertex));
+            }
+        }
         return;
     }
-    // Passes 1 and 3 are cheap per vertex, so each invocation takes
-    // kVerticesPerLane of them (64 apart, so lanes stay on neighbours):
-    // llvmpipe's cost per workgroup dominated them with one vertex a lane.
-    uint block = sortedBlocks ? counters[kBlockListAt + gl_WorkGroupID.x] : gl_WorkGroupID.x;
-    uint groupStart = block * kBlockVertices + gl_LocalInvocationID.x;
-    for (uint k = 0u; k < kVerticesPerLane; ++k) {
-        uint local = groupStart + k * 64u;
-        if (local >= vertexLayout.vertexCount) break;
-        uint v = sortedBlocks ? vertexOrder[local] : vertexLayout.firstVertex + local;
-        if (pass == 1) {
-            vec3 x0 = readVertex(v);
-            if (skipped(v, x0)) {
-                VertexResult r;
-                r.position = x0;
-                r.flags = kFlagCulled;
-                r.acceptedSteps = 0u;
-                r.rejectedSteps = 0u;
-                r.evaluations = 0u;
-                r.volumeChange = 1.0f;
-                if (writeCulled) writeVertex(v, r);
-                if (!sortedBlocks) vertexBins[v] = kCulledBin;
-            } else if (sortedBlocks) {
-                // Blocks are spatially tight: in block order, neighbouring lanes
-                // already do similar work, so no bins and no scatter pass.
-                activeList[atomicAdd(counters[kBinCountsAt], 1u)] = v;
-            } else {
-                uint b = distanceBin(x0);
-                vertexBins[v] = b;
-                atomicAdd(counters[kBinCountsAt + b], 1u);
-            }
-        } else if (pass == 3) {
-            // Global atomics per vertex: a workgroup-shared count first would need
-            // barrier(), which llvmpipe runs as coroutines, and measured slower.
-            uint b = vertexBins[v];
-            if (b != kCulledBin) activeList[atomicAdd(counters[kBinCursorsAt + b], 1u)] = v;
-        }
+    if (sortedBlocks) {
+        for (uint listed = gl_WorkGroupID.x; listed < counters[kBlockCountAt]; listed += gl_NumWorkGroups.x)
+            markOrScatterGroup(counters[kBlockListAt + listed], writeCulled);
+    } else {
+        markOrScatterGroup(gl_WorkGroupID.x, writeCulled);
     }
 }

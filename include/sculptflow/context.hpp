@@ -32,6 +32,17 @@ struct VulkanLoader {
     const char* library = "libvulkan.so.1"; // opened only when getInstanceProcAddr is null
 };
 
+// Where the library keeps the buffers the GPU reads every run: a mesh's
+// positions, mask, statistics and compaction blocks.
+enum class BufferPlacement {
+    // Mapped where host-visible memory spans the device-local heap (unified
+    // memory, resizable BAR, lavapipe); Staged elsewhere (a discrete GPU with a
+    // 256 MB BAR window).
+    Auto,
+    Mapped, // host-visible and mapped for life; device-local too where the device offers it
+    Staged, // device-local only; uploads and readbacks go through host-visible staging buffers
+};
+
 // Hooks a renderer expects; all optional.
 struct ContextHooks {
     // Passed to every vkCreate*/vkDestroy*/vkAllocateMemory/vkFreeMemory the library
@@ -53,6 +64,7 @@ struct ContextHooks {
     // Device memory the library may allocate, in bytes; 0 = no limit beyond the
     // device's. An allocation past it fails with a clear error before any dispatch.
     uint64_t memoryBudget = 0;
+    BufferPlacement bufferPlacement = BufferPlacement::Auto;
 };
 
 // A Context that creates its own instance, device and compute queue.
@@ -117,6 +129,12 @@ public:
     bool adopted() const;
     // Bytes of device memory the library holds now, counted against memoryBudget.
     uint64_t allocatedMemory() const;
+    // Mapped or Staged: hooks.bufferPlacement, with Auto resolved for this device.
+    BufferPlacement bufferPlacement() const;
+    // Bytes the device-local heap can still give: its VK_EXT_memory_budget budget
+    // less its usage where the device has the extension, else its size less what
+    // the library holds. Buffers past it are refused by name before any dispatch.
+    uint64_t deviceHeapAvailable() const;
 
     // Writes hooks.pipelineCacheFile now (the destructor does too). False, with a
     // warning on stderr, when it cannot be written; false too without a file.
@@ -137,5 +155,8 @@ public:
 private:
     std::unique_ptr<Impl> impl_;
 };
+
+// "mapped" or "staged", for stats and logs.
+SCULPTFLOW_API const char* bufferPlacementName(BufferPlacement placement);
 
 } // namespace sculptflow
