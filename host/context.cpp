@@ -101,6 +101,11 @@ void loadProperties(Context::Impl& impl) {
     impl.vk.vkGetPhysicalDeviceProperties(impl.physicalDevice, &impl.properties);
     impl.vk.vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memory);
     impl.maxWorkgroupsPerDispatch = impl.properties.limits.maxComputeWorkGroupCount[0];
+    VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
+    properties2.pNext = &subgroup;
+    impl.vk.vkGetPhysicalDeviceProperties2(impl.physicalDevice, &properties2);
+    impl.subgroupSize = subgroup.subgroupSize;
     uint32_t count = 0;
     impl.vk.vkGetPhysicalDeviceQueueFamilyProperties(impl.physicalDevice, &count, nullptr);
     std::vector<VkQueueFamilyProperties> families(count);

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "context.hpp"
@@ -30,6 +31,10 @@ struct Context::Impl {
     VkQueueFlags queueFlags = 0;
     // maxComputeWorkGroupCount[0]; tests lower it to split dispatches on small meshes.
     uint32_t maxWorkgroupsPerDispatch = 65535;
+    uint32_t subgroupSize = 0; // VkPhysicalDeviceSubgroupProperties (Vulkan 1.1)
+    // Tests set another device's deform sizing (workgroup size, vertices a lane) here,
+    // before any pipeline or mesh is made, to run its code path on lavapipe.
+    std::optional<std::pair<uint32_t, uint32_t>> deformSizingOverride;
     uint32_t timestampBits = 0; // of the queue family; 0: no timestamps there (GPU times are NaN)
     bool adopted = false;
 

@@ -1,8 +1,10 @@
 // Builds deform.comp's pipelines from the SPIR-V embedded at build time.
 #include "deform_pipeline.hpp"
 
+#include <algorithm>
 #include <array>
 #include <string>
+#include <tuple>
 
 #include "context_impl.hpp"
 #include "error.hpp"
@@ -12,7 +14,7 @@
 
 namespace sculptflow {
 
-DeformPipelines::DeformPipelines(const Context& context) : context_(&context) {
+DeformPipelines::DeformPipelines(const Context& context) : context_(&context), sizing_(deformSizing(context)) {
     try {
         module_ = createShaderModule(*context_, k_deform_comp_spirv);
         // Binding 0 the tool block (uniform), the rest storage buffers.
@@ -72,6 +74,27 @@ void DeformPipelines::replaceShader(std::span<const uint32_t> spirv) {
     module_ = module;
 }
 
+DeformSizing chooseDeformSizing(uint32_t subgroupSize, const VkPhysicalDeviceLimits& limits,
+                                VkPhysicalDeviceType type) {
+    DeformSizing sizing;
+    sizing.subgroupSize = subgroupSize;
+    const uint32_t lanes = std::max(subgroupSize, 1u);
+    uint32_t size = std::max(64u, lanes);
+    size = (size + lanes - 1) / lanes * lanes;
+    const uint32_t limit = std::min(limits.maxComputeWorkGroupSize[0], limits.maxComputeWorkGroupInvocations);
+    while (size > limit && size > lanes) size -= lanes;
+    sizing.workgroupSize = std::min(size, limit);
+    sizing.verticesPerLane = type == VK_PHYSICAL_DEVICE_TYPE_CPU ? 32 : 4;
+    return sizing;
+}
+
+DeformSizing deformSizing(const Context& context) {
+    const Context::Impl& ctx = context.impl();
+    DeformSizing sizing = chooseDeformSizing(ctx.subgroupSize, ctx.properties.limits, ctx.properties.deviceType);
+    if (ctx.deformSizingOverride) std::tie(sizing.workgroupSize, sizing.verticesPerLane) = *ctx.deformSizingOverride;
+    return sizing;
+}
+
 VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& variant) const {
     const Context::Impl& ctx = context_->impl();
     struct {
@@ -86,11 +109,14 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         uint32_t flowTools;
         uint32_t toolShapes;
         VkBool32 volumeChange;
+        uint32_t workgroupSize;
+        uint32_t verticesPerLane;
     } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
                 variant.toolCount,   variant.affineTools,   variant.pass,
                 variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE,
-                variant.flowTools,   variant.toolShapes,    variant.volumeChange ? VK_TRUE : VK_FALSE};
-    const std::array<VkSpecializationMapEntry, 11> entries{{
+                variant.flowTools,   variant.toolShapes,    variant.volumeChange ? VK_TRUE : VK_FALSE,
+                sizing_.workgroupSize, sizing_.verticesPerLane};
+    const std::array<VkSpecializationMapEntry, 13> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
@@ -102,6 +128,8 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         {8, offsetof(decltype(constants), flowTools), sizeof(uint32_t)},
         {9, offsetof(decltype(constants), toolShapes), sizeof(uint32_t)},
         {10, offsetof(decltype(constants), volumeChange), sizeof(VkBool32)},
+        {11, offsetof(decltype(constants), workgroupSize), sizeof(uint32_t)},
+        {12, offsetof(decltype(constants), verticesPerLane), sizeof(uint32_t)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

@@ -45,7 +45,23 @@ struct DeformVariant {
     auto operator<=>(const DeformVariant&) const = default;
 };
 
-constexpr uint32_t kDeformWorkgroupSize = 64; // local_size_x in deform.comp
+// deform.comp's workgroup size and each lane's share of the cheap passes (mark
+// and scatter), fixed per device by chooseDeformSizing.
+struct DeformSizing {
+    uint32_t workgroupSize = 64;   // local_size_x: specialization constant 11
+    uint32_t verticesPerLane = 32; // passes 1 and 3 over a range: 12; over sorted blocks, a quarter
+    uint32_t subgroupSize = 0;     // the device's, which chose the two above (0: unknown)
+    // Vertices in a block of DeformScratch (a workgroup of the mark over sorted blocks).
+    uint32_t blockVertices() const { return workgroupSize * (verticesPerLane >= 4 ? verticesPerLane / 4 : 1); }
+};
+
+// Workgroups are whole subgroups, at least two 32-lane warps' worth (64), within
+// the device's limits. A CPU device (lavapipe) pays per workgroup, so its lanes
+// each take 32 vertices of the cheap passes; a GPU keeps more lanes busy with 4.
+DeformSizing chooseDeformSizing(uint32_t subgroupSize, const VkPhysicalDeviceLimits& limits,
+                                VkPhysicalDeviceType type);
+// The context's device's sizing.
+DeformSizing deformSizing(const Context& context);
 
 // deform.comp's bindings: 0 the tool block (uniform), 1 input, 2 output,
 // 3 statistics, 4 per-vertex bins, 5 active list, 6 counters, 7 vertex order,
@@ -64,6 +80,8 @@ public:
 
     VkDescriptorSetLayout setLayout() const { return setLayout_; }
     VkPipelineLayout layout() const { return layout_; }
+    // This device's sizing, which every pipeline is built with.
+    const DeformSizing& sizing() const { return sizing_; }
     // Builds the variant on first use.
     VkPipeline pipeline(const DeformVariant& variant);
     // A variant built before; throws sculptflow::Error if it was not, so that
@@ -80,6 +98,7 @@ private:
     void release();
 
     const Context* context_ = nullptr;
+    DeformSizing sizing_;
     VkShaderModule module_ = VK_NULL_HANDLE;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;

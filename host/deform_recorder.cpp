@@ -20,7 +20,9 @@ namespace {
 constexpr uint32_t kCounterWords = 3 * kDeformMaxSlices + 1 + 2 * kDeformBins + 4;
 constexpr VkDeviceSize kBlockArgumentsOffset = 4 * (kCounterWords - 4);
 
-uint32_t blockCount(uint32_t vertexCount) { return (vertexCount + kDeformBlockVertices - 1) / kDeformBlockVertices; }
+uint32_t blockCount(uint32_t vertexCount, uint32_t blockVertices) {
+    return (vertexCount + blockVertices - 1) / blockVertices;
+}
 
 VkDeviceSize listBytes(uint32_t vertexCount) { return std::max<VkDeviceSize>(4 * VkDeviceSize(vertexCount), 16); }
 
@@ -72,13 +74,14 @@ VkDeviceSize DeformScratch::bytes(uint32_t vertexCount) {
 
 DeformScratch::DeformScratch(Context& context, uint32_t vertexCount, std::span<const glm::vec3> blockPositions)
     : vertexCount_(vertexCount),
+      blockVertices_(deformSizing(context).blockVertices()),
       sortedBlocks_(!blockPositions.empty()),
       // The blocks' path appends to the list directly: its bins are a placeholder.
       bins_(context, sortedBlocks_ ? kPlaceholderBytes : listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
             "the compaction scratch (bins)", BufferMemory::DeviceLocal),
       list_(context, listBytes(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
             "the compaction scratch (active list)", BufferMemory::DeviceLocal),
-      counters_(context, 4 * (VkDeviceSize(kCounterWords) + (sortedBlocks_ ? blockCount(vertexCount) : 0)),
+      counters_(context, 4 * (VkDeviceSize(kCounterWords) + (sortedBlocks_ ? blockCount(vertexCount, blockVertices_) : 0)),
                 VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT |
                     VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                 "the compaction scratch (counters)", BufferMemory::DeviceLocal) {
@@ -93,7 +96,7 @@ DeformScratch::DeformScratch(Context& context, uint32_t vertexCount, std::span<c
         throw Error("DeformScratch: " + std::to_string(blockPositions.size()) + " positions for " +
                     std::to_string(vertexCount) + " vertices");
     // Written here, read by the GPU on every run, placed as the mesh's input.
-    blocks_ = buildVertexBlocks(blockPositions, kDeformBlockVertices);
+    blocks_ = buildVertexBlocks(blockPositions, blockVertices_);
     order_ = GpuBuffer(context, std::max<VkDeviceSize>(4 * blocks_.order.size(), kPlaceholderBytes),
                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the vertex blocks (order)", BufferMemory::GpuRead);
     spheres_ = GpuBuffer(context, std::max<VkDeviceSize>(16 * blocks_.spheres.size(), kPlaceholderBytes),
@@ -108,8 +111,8 @@ void DeformScratch::freezeBlocks(std::span<const float> mask) {
     const std::vector<uint32_t>& order = blocks_.order;
     std::vector<glm::vec4>& spheres = blocks_.spheres;
     for (size_t block = 0; block < radii_.size(); ++block) {
-        const size_t begin = block * kDeformBlockVertices;
-        const size_t end = std::min<size_t>(begin + kDeformBlockVertices, vertexCount_);
+        const size_t begin = block * blockVertices_;
+        const size_t end = std::min<size_t>(begin + blockVertices_, vertexCount_);
         bool frozen = !mask.empty();
         for (size_t i = begin; i < end && frozen; ++i) frozen = !(mask[order[i]] > 0.0f);
         spheres[block].w = frozen ? -1.0f : radii_[block];
@@ -152,7 +155,8 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
                                    nullptr);
     // One dispatch covers at most maxComputeWorkGroupCount[0] workgroups.
     const uint32_t maxGroups = ctx.maxWorkgroupsPerDispatch;
-    const uint64_t perDispatch = uint64_t(maxGroups) * kDeformWorkgroupSize;
+    const DeformSizing& sizing = pipelines.sizing();
+    const uint64_t perDispatch = uint64_t(maxGroups) * sizing.workgroupSize;
     const uint64_t end = uint64_t(first) + count;
     auto bindPass = [&](int pass) {
         ctx.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE,
@@ -178,7 +182,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
     auto overRange = [&](int pass) {
         bindPass(pass);
         const uint64_t perGroup =
-            uint64_t(kDeformWorkgroupSize) * (pass == kDeformPassSolveRange ? 1 : kDeformVerticesPerLane);
+            uint64_t(sizing.workgroupSize) * (pass == kDeformPassSolveRange ? 1 : sizing.verticesPerLane);
         const uint64_t perRangeDispatch = uint64_t(maxGroups) * perGroup;
         for (uint64_t start = first; start < end; start += perRangeDispatch) {
             if (start != first) splitBarrier();
@@ -208,7 +212,8 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
         bindPass(pass);
         pushLayout(maxGroups, count); // the blocks pass caps the mark's workgroups at maxGroups
         if (pass == kDeformPassBlocks) {
-            const uint32_t groups = (blockCount(count) + kDeformWorkgroupSize - 1) / kDeformWorkgroupSize;
+            const uint32_t blocks = blockCount(count, scratch->blockVertices());
+            const uint32_t groups = (blocks + sizing.workgroupSize - 1) / sizing.workgroupSize;
             ctx.vk.vkCmdDispatch(commands, std::min(groups, maxGroups), 1, 1);
         } else {
             ctx.vk.vkCmdDispatchIndirect(commands, scratch->counters(), kBlockArgumentsOffset);

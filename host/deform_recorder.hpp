@@ -43,12 +43,9 @@ constexpr int kDeformPassRestore = 5;    // output = input at the last run's lis
 constexpr int kDeformPassBlocks = 6;     // list the vertex blocks that mark and scatter visit
 constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp
 constexpr uint32_t kDeformMaxSlices = 64; // kMaxSlices: indirect dispatches over one list
-constexpr uint32_t kDeformVerticesPerLane = 32; // kVerticesPerLane: passes 1 and 3 over a range
-// A vertex block: the mark pass with sorted blocks takes one a workgroup, 8 vertices a
-// lane, in one indirect dispatch of at most maxWorkgroupsPerDispatch workgroups that
-// loop over the listed blocks. Small blocks fit the reach closely; its cost is per
-// listed block.
-constexpr uint32_t kDeformBlockVertices = kDeformWorkgroupSize * 8; // kBlockVertices with sortedBlocks
+// A vertex block: the mark over sorted blocks takes one a workgroup, in one
+// indirect dispatch of at most maxWorkgroupsPerDispatch workgroups that loop over
+// the listed blocks. Small blocks fit the reach closely; its cost is per listed block.
 
 // The compaction passes' scratch for one mesh: a bin per vertex, the active list
 // (a vertex index each) and the counters (bins, cursors, indirect arguments).
@@ -56,7 +53,7 @@ constexpr uint32_t kDeformBlockVertices = kDeformWorkgroupSize * 8; // kBlockVer
 // deform.comp's bindings 4 to 8. Device-local: only the GPU touches them.
 //
 // Given the mesh's positions (which must not change after), it also holds the vertices in spatially tight
-// blocks (buildVertexBlocks, kDeformBlockVertices each, 4 bytes a vertex), so
+// blocks (buildVertexBlocks, blockVertices() each, 4 bytes a vertex), so
 // that culling skips a block out of reach with one test; recordDeform then
 // covers the whole mesh at once. Otherwise bindings 7 and 8 get placeholders.
 class DeformScratch {
@@ -65,6 +62,7 @@ public:
     DeformScratch(Context& context, uint32_t vertexCount, std::span<const glm::vec3> blockPositions = {});
 
     uint32_t vertexCount() const { return vertexCount_; }
+    uint32_t blockVertices() const { return blockVertices_; } // DeformSizing::blockVertices of its context
     bool sortedBlocks() const { return sortedBlocks_; }
     VkBuffer counters() const { return counters_.handle(); }
     // Bindings 4 to 8.
@@ -79,6 +77,7 @@ public:
 
 private:
     uint32_t vertexCount_ = 0;
+    uint32_t blockVertices_ = 0;
     bool sortedBlocks_ = false;
     GpuBuffer bins_;
     GpuBuffer list_;

@@ -24,6 +24,7 @@ namespace sculptflow {
     X(vkGetPhysicalDeviceProperties)                                                                        \
     X(vkGetPhysicalDeviceMemoryProperties)                                                                  \
     X(vkGetPhysicalDeviceMemoryProperties2)                                                                 \
+    X(vkGetPhysicalDeviceProperties2)                                                                       \
     X(vkEnumerateDeviceExtensionProperties)                                                                 \
     X(vkGetPhysicalDeviceQueueFamilyProperties)                                                             \
     X(vkGetPhysicalDeviceFormatProperties)                                                                  \

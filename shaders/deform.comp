@@ -3,7 +3,10 @@
 // vertex, running the same driver as the CPU reference (sculptflow/integrate.glsl).
 #extension GL_GOOGLE_include_directive : require
 
-layout(local_size_x = 64) in;
+// Fixed per device (host/deform_pipeline.hpp DeformSizing): the workgroup size,
+// and the vertices each lane of passes 1 and 3 takes over a range.
+layout(local_size_x = 64, local_size_x_id = 11) in;
+layout(constant_id = 12) const uint rangeVerticesPerLane = 32u;
 
 // Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4),
 // and the tools' count and kinds, so that the common case (one Kelvinlet) carries no
@@ -76,10 +79,11 @@ layout(std430, set = 0, binding = 9) readonly buffer MaskValues { float maskValu
 layout(std430, set = 0, binding = 10) writeonly buffer VolumeChanges { float volumeChanges[]; };
 
 const uint kBinCount = 16u;
-// Passes 1 and 3: vertices per lane, and a workgroup's 64 times as many (a vertex
-// block with sortedBlocks): kDeformVerticesPerLane and kDeformBlockVertices in deform_recorder.hpp.
-const uint kVerticesPerLane = sortedBlocks ? 8u : 32u;
-const uint kBlockVertices = 64u * kVerticesPerLane;
+// Passes 1 and 3: vertices per lane (over sorted blocks a quarter of a range's),
+// and a workgroup's times as many (a vertex block with sortedBlocks): DeformSizing.
+const uint kVerticesPerLane = sortedBlocks ? (rangeVerticesPerLane >= 4u ? rangeVerticesPerLane / 4u : 1u)
+                                           : rangeVerticesPerLane;
+const uint kBlockVertices = gl_WorkGroupSize.x * kVerticesPerLane;
 const uint kCulledBin = 0xffffffffu;
 const uint kMaxSlices = 64u;            // keep equal to kDeformMaxSlices in deform_recorder.hpp
 const uint kActiveCountAt = 3u * kMaxSlices;
@@ -147,12 +151,12 @@ uint distanceBin(vec3 x0) {
 
 // Passes 1 and 3 over one group of kBlockVertices vertices (with sortedBlocks, a
 // listed block). They are cheap per vertex, so each invocation takes
-// kVerticesPerLane of them (64 apart, so lanes stay on neighbours): llvmpipe's
+// kVerticesPerLane of them (a workgroup apart, so lanes stay on neighbours): llvmpipe's
 // cost per workgroup dominated them with one vertex a lane.
 void markOrScatterGroup(uint block, bool writeCulled) {
     uint groupStart = block * kBlockVertices + gl_LocalInvocationID.x;
     for (uint k = 0u; k < kVerticesPerLane; ++k) {
-        uint local = groupStart + k * 64u;
+        uint local = groupStart + k * gl_WorkGroupSize.x;
         if (local >= vertexLayout.vertexCount) break;
         uint v = sortedBlocks ? vertexOrder[local] : vertexLayout.firstVertex + local;
         if (pass == 1) {
@@ -196,7 +200,7 @@ void main() {
         }
         counters[kActiveCountAt] = total;
         // vertexLayout.vertexCount: workgroups per slice; firstVertex: the slices recorded.
-        uint groups = (total + 63u) / 64u;
+        uint groups = (total + gl_WorkGroupSize.x - 1u) / gl_WorkGroupSize.x;
         for (uint slice = 0u; slice < vertexLayout.firstVertex && slice < kMaxSlices; ++slice) {
             uint start = slice * vertexLayout.vertexCount;
             counters[3u * slice] = groups > start ? min(groups - start, vertexLayout.vertexCount) : 0u;
@@ -236,7 +240,7 @@ void main() {
             counters[kBlockArgumentsAt + 2u] = 1u;
         }
         uint blocks = (vertexLayout.vertexCount + kBlockVertices - 1u) / kBlockVertices;
-        for (uint block = gl_GlobalInvocationID.x; block < blocks; block += gl_NumWorkGroups.x * 64u) {
+        for (uint block = gl_GlobalInvocationID.x; block < blocks; block += gl_NumWorkGroups.x * gl_WorkGroupSize.x) {
             vec4 sphere = blockSpheres[block];
             // A negative radius: the mask freezes every vertex of the block (DeformScratch::freezeBlocks).
             if (writeCulled || (sphere.w >= 0.0f && sphereInReach(sphere.xyz, sphere.w, settings.tolerance))) {

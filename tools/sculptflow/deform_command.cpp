@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "deform_pipeline.hpp"
 #include "error.hpp"
 #include "json_output.hpp"
 #include "move_inputs.hpp"
@@ -28,18 +29,33 @@ struct DeformArgs {
     std::string outPath;
     std::string statsPath;
     bool volumeChange = false;
+    bool verbose = false;
 };
 
-// What one backend produced, in voxels, with its time and the device's name.
+// What one backend produced, in voxels, with its time and the device's name and,
+// on the GPU, how the library set itself up for that device.
 struct DeformResult {
     RunSolution solution;
     std::string device;
+    nlohmann::json gpuSetup; // null on the CPU
 };
+
+// The choices the library made for this device: where its buffers live and the
+// deform shader's workgroup sizing.
+nlohmann::json gpuSetupJson(const Context& context) {
+    const DeformSizing sizing = deformSizing(context);
+    return {{"buffers", bufferPlacementName(context.bufferPlacement())},
+            {"device_heap_available_bytes", context.deviceHeapAvailable()},
+            {"subgroup_size", sizing.subgroupSize},
+            {"workgroup_size", sizing.workgroupSize},
+            {"vertices_per_lane", sizing.verticesPerLane},
+            {"block_vertices", sizing.blockVertices()}};
+}
 
 DeformResult deformOnGpu(const MoveInputs& in, const SolverOptions& options, const MoveInputArgs& inputs) {
     Context context(gpuContextOptions(inputs));
     GpuSolver solver(context);
-    return {solveRunOnGpu(solver, in.run(), options), context.deviceName()};
+    return {solveRunOnGpu(solver, in.run(), options), context.deviceName(), gpuSetupJson(context)};
 }
 
 DeformResult deformOnCpu(const MoveInputs& in, const SolverOptions& options, int threads) {
@@ -60,6 +76,7 @@ nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, con
         {"method", std::string(methodName(options.method))},
         {"tolerance", {{"stroke", options.tolerance}, {"segment", segmentTolerance(in.run(), options)}}},
         {"volume_change", nullptr}, // null: not asked for
+        {"gpu_setup", d.gpuSetup},  // null on the CPU
     };
     if (options.volumeChange)
         json["volume_change"] = volumeChangeJson(summarizeVolumeChanges(d.solution.volumeChanges));
@@ -110,6 +127,14 @@ void runDeform(const DeformArgs& args) {
     const bool gpu = args.backend == "gpu";
     DeformResult result = gpu ? deformOnGpu(in, options, args.inputs) : deformOnCpu(in, options, args.threads);
     printSummary(in, args, result);
+    if (args.verbose && gpu) {
+        const nlohmann::json& g = result.gpuSetup;
+        std::printf("gpu setup: buffers %s (%llu bytes available in the device-local heap); deform workgroups of "
+                    "%u (subgroup %u), %u vertices a lane in the cull passes, blocks of %u vertices\n",
+                    g["buffers"].get<std::string>().c_str(), g["device_heap_available_bytes"].get<unsigned long long>(),
+                    g["workgroup_size"].get<unsigned>(), g["subgroup_size"].get<unsigned>(),
+                    g["vertices_per_lane"].get<unsigned>(), g["block_vertices"].get<unsigned>());
+    }
 
     // Written only now, after every check and the solve: a bad input leaves files as they were.
     if (!args.outPath.empty()) {
@@ -156,6 +181,9 @@ void addDeformCommand(CLI::App& app) {
                   "(\"volume_change\"), and a float vertex property volume_change in a .ply --out (an .obj "
                   "has no place for it). Refused for a move that mixes affine tools with kelvinlet or "
                   "affine-flow ones");
+    cmd->add_flag("--verbose", args->verbose,
+                  "Also print how the library set itself up for the GPU: where its buffers live (mapped or "
+                  "staged) and the deform shader's workgroup size and per-lane work, chosen from the device");
     cmd->callback([args] { runDeform(*args); });
 }
 
