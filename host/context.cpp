@@ -101,11 +101,14 @@ void loadProperties(Context::Impl& impl) {
     impl.vk.vkGetPhysicalDeviceProperties(impl.physicalDevice, &impl.properties);
     impl.vk.vkGetPhysicalDeviceMemoryProperties(impl.physicalDevice, &impl.memory);
     impl.maxWorkgroupsPerDispatch = impl.properties.limits.maxComputeWorkGroupCount[0];
+    VkPhysicalDeviceDriverProperties driver{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_DRIVER_PROPERTIES};
     VkPhysicalDeviceSubgroupProperties subgroup{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_SUBGROUP_PROPERTIES};
+    subgroup.pNext = &driver;
     VkPhysicalDeviceProperties2 properties2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2};
     properties2.pNext = &subgroup;
     impl.vk.vkGetPhysicalDeviceProperties2(impl.physicalDevice, &properties2);
     impl.subgroupSize = subgroup.subgroupSize;
+    impl.driver = std::string(driver.driverName) + " " + driver.driverInfo;
     uint32_t count = 0;
     impl.vk.vkGetPhysicalDeviceQueueFamilyProperties(impl.physicalDevice, &count, nullptr);
     std::vector<VkQueueFamilyProperties> families(count);
@@ -333,6 +336,7 @@ VkQueue Context::queue() const { return impl_->queue; }
 VkQueueFlags Context::queueFlags() const { return impl_->queueFlags; }
 const VkPhysicalDeviceProperties& Context::properties() const { return impl_->properties; }
 std::string Context::deviceName() const { return impl_->properties.deviceName; }
+std::string Context::driverName() const { return impl_->driver; }
 bool Context::validationEnabled() const { return impl_->messenger != VK_NULL_HANDLE; }
 bool Context::adopted() const { return impl_->adopted; }
 uint64_t Context::allocatedMemory() const { return impl_->allocated; }

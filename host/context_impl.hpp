@@ -32,6 +32,7 @@ struct Context::Impl {
     // maxComputeWorkGroupCount[0]; tests lower it to split dispatches on small meshes.
     uint32_t maxWorkgroupsPerDispatch = 65535;
     uint32_t subgroupSize = 0; // VkPhysicalDeviceSubgroupProperties (Vulkan 1.1)
+    std::string driver;        // VkPhysicalDeviceDriverProperties: name and version (Vulkan 1.2)
     // Tests set another device's deform sizing (workgroup size, vertices a lane) here,
     // before any pipeline or mesh is made, to run its code path on lavapipe.
     std::optional<std::pair<uint32_t, uint32_t>> deformSizingOverride;

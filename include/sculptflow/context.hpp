@@ -125,6 +125,7 @@ public:
     VkQueueFlags queueFlags() const;
     const VkPhysicalDeviceProperties& properties() const;
     std::string deviceName() const;
+    std::string driverName() const; // the driver's name and version ("llvmpipe Mesa 22.3.6 (LLVM 15.0.6)")
     bool validationEnabled() const;
     bool adopted() const;
     // Bytes of device memory the library holds now, counted against memoryBudget.

@@ -44,7 +44,8 @@ struct DeformResult {
 // deform shader's workgroup sizing.
 nlohmann::json gpuSetupJson(const Context& context) {
     const DeformSizing sizing = deformSizing(context);
-    return {{"buffers", bufferPlacementName(context.bufferPlacement())},
+    return {{"driver", context.driverName()},
+            {"buffers", bufferPlacementName(context.bufferPlacement())},
             {"device_heap_available_bytes", context.deviceHeapAvailable()},
             {"subgroup_size", sizing.subgroupSize},
             {"workgroup_size", sizing.workgroupSize},
@@ -129,6 +130,7 @@ void runDeform(const DeformArgs& args) {
     printSummary(in, args, result);
     if (args.verbose && gpu) {
         const nlohmann::json& g = result.gpuSetup;
+        std::printf("driver: %s\n", g["driver"].get<std::string>().c_str());
         std::printf("gpu setup: buffers %s (%llu bytes available in the device-local heap); deform workgroups of "
                     "%u (subgroup %u), %u vertices a lane in the cull passes, blocks of %u vertices\n",
                     g["buffers"].get<std::string>().c_str(), g["device_heap_available_bytes"].get<unsigned long long>(),
