@@ -137,12 +137,22 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
         deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
-            adjacencyStart_ = GpuBuffer(context, adjacency.start.size() * 4, kStorage, "the normals adjacency",
-                                        BufferMemory::GpuRead);
-            uploadBuffer(adjacencyStart_, 0, adjacency.start.data(), adjacency.start.size() * 4);
-            adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(adjacency.pairs.size() * 8, 16), kStorage,
+            const VkDeviceSize startBytes = adjacency.start.size() * 4, pairBytes = adjacency.pairs.size() * 8;
+            adjacencyStart_ = GpuBuffer(context, startBytes, kStorage, "the normals adjacency", BufferMemory::GpuRead);
+            adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(pairBytes, 16), kStorage,
                                         "the normals adjacency", BufferMemory::GpuRead);
-            uploadBuffer(adjacencyPairs_, 0, adjacency.pairs.data(), adjacency.pairs.size() * 8);
+            if (adjacencyStart_.mapped()) {
+                uploadBuffer(adjacencyStart_, 0, adjacency.start.data(), startBytes);
+                uploadBuffer(adjacencyPairs_, 0, adjacency.pairs.data(), pairBytes);
+            } else {
+                // Device-local: copied in by the first record(), as this submits nothing.
+                adjacencyStaging_ = GpuBuffer(context, startBytes + std::max<VkDeviceSize>(pairBytes, 4),
+                                              VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "the normals adjacency (staging)");
+                auto* staging = static_cast<uint8_t*>(adjacencyStaging_.mapped());
+                std::memcpy(staging, adjacency.start.data(), startBytes);
+                std::memcpy(staging + startBytes, adjacency.pairs.data(), pairBytes);
+                adjacencyCopies_ = {VkBufferCopy{0, 0, startBytes}, VkBufferCopy{startBytes, 0, pairBytes}};
+            }
             normalsPipeline_ = std::make_unique<NormalsPipeline>(context);
         }
         createDescriptors(mesh);
@@ -408,6 +418,13 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands) noexcept {
                 ctx.vk.vkCmdCopyBuffer(commands, span.buffer, snapshot_.handle(), 1, &region);
             }
             snapshotPending_ = false;
+        }
+        if (adjacencyStaging_.handle() && !adjacencyCopied_) {
+            ctx.vk.vkCmdCopyBuffer(commands, adjacencyStaging_.handle(), adjacencyStart_.handle(), 1, &adjacencyCopies_[0]);
+            if (adjacencyCopies_[1].size)
+                ctx.vk.vkCmdCopyBuffer(commands, adjacencyStaging_.handle(), adjacencyPairs_.handle(), 1,
+                                       &adjacencyCopies_[1]);
+            adjacencyCopied_ = true; // the staging copy stays until this LiveMove goes: a frame may be in flight
         }
         for (size_t c = 0; c < chunks_.size(); ++c) report.chunksRestored += restoring_[c];
         recordRestores(commands);

@@ -1,6 +1,8 @@
 // The library's side of LiveMove.
 #pragma once
 
+#include <array>
+
 #include <vector>
 
 #include "chunk_reach.hpp"
@@ -63,6 +65,11 @@ struct LiveMove::Impl {
     GpuBuffer noStatistics_;
     GpuBuffer adjacencyStart_;
     GpuBuffer adjacencyPairs_;
+    // With staged buffers: the adjacency's host-visible copy, and its two copies
+    // into the device-local buffers, recorded by the first record() that does work.
+    GpuBuffer adjacencyStaging_;
+    std::array<VkBufferCopy, 2> adjacencyCopies_{};
+    bool adjacencyCopied_ = false;
     DeformScratch deformScratch_; // the compaction's, sized to the mesh
     VkDescriptorPool descriptorPool_ = VK_NULL_HANDLE;
     DeformBinding deformBinding_;     // from the snapshot (MoveMode::Move)

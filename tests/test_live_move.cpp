@@ -162,6 +162,30 @@ TEST_F(LiveMoveTest, RecordedFrameDrawsWhatTheHeadlessPathComputes) {
                 live_->gpuMilliseconds());
 }
 
+// With staged buffers the normals adjacency is device-local, copied in by the
+// first record() (the constructor submits nothing): the frame's bytes, positions
+// and normals, are the mapped context's exactly.
+TEST_F(LiveMoveTest, StagedBuffersDrawTheSameBytesAsMappedOnes) {
+    const Mesh sphere = tipSphere(motion_.tools[0], 3, 1.0f);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    std::string drawn[2];
+    for (BufferPlacement placement : {BufferPlacement::Mapped, BufferPlacement::Staged}) {
+        live_.reset();
+        AdoptedDevice adopted = renderer_->adopted();
+        adopted.hooks.bufferPlacement = placement;
+        context_ = std::make_unique<Context>(adopted);
+        ASSERT_EQ(context_->bufferPlacement(), placement);
+        upload(sphere.positions);
+        live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris));
+        live_->begin(stroke_, firstPoses());
+        ASSERT_TRUE(live_->update(lastPoses())) << live_->lastError();
+        EXPECT_TRUE(frame().recorded);
+        drawn[placement == BufferPlacement::Staged] = bytes();
+        EXPECT_GT(maxDistance(positions(), sphere.positions), 10.0);
+    }
+    EXPECT_TRUE(drawn[0] == drawn[1]) << "the staged frame's bytes differ from the mapped one's";
+}
+
 TEST_F(LiveMoveTest, CancelRestoresTheBytesExactly) {
     const Mesh sphere = tipSphere(motion_.tools[0], 2, 1.0f);
     upload(sphere.positions);

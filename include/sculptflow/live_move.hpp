@@ -82,8 +82,9 @@ struct RecordReport {
 //   cancel()               the next record() restores the snapshot's bytes exactly.
 //
 // Owns: the snapshot of the streams' byte spans (vertex 0 to the last vertex's
-// xyz, positions and normals), the tools' uniform buffer, the normals adjacency,
-// descriptor sets, a timestamp query pool. Never touches: anything outside those
+// xyz, positions and normals), the tools' uniform buffer, the normals adjacency
+// (device-local with staged buffers, copied in by the first record() from a
+// host-visible copy it keeps), descriptor sets, a timestamp query pool. Never touches: anything outside those
 // spans, the renderer's other buffers, its queue (nothing is submitted) or its
 // device objects. From begin() until the last record() after commit()/cancel(),
 // the solver owns the bytes of the spans in the chunks it writes; the renderer
