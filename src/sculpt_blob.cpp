@@ -21,20 +21,27 @@ struct Lump {
     double amplitude;
 };
 
-// Fixed, hand-placed: a brow ridge and cheek-like swellings, two sockets, a
-// broad crown and a flattened underside. Their sum stays within about ±0.3.
-const std::array<Lump, 9>& lumps() {
-    static const std::array<Lump, 9> table = [] {
-        std::array<Lump, 9> l{{
-            {{0.20, 0.95, 0.10}, 0.75, 0.18},   // crown
-            {{0.10, -1.00, 0.05}, 0.60, -0.14}, // flattened underside
-            {{0.85, 0.25, 0.45}, 0.40, 0.14},   // swelling
-            {{-0.80, 0.10, 0.55}, 0.45, 0.12},  // swelling
-            {{0.15, 0.35, 0.95}, 0.28, -0.08},  // socket
-            {{-0.35, 0.30, 0.90}, 0.28, -0.08}, // socket
-            {{-0.10, -0.20, 1.00}, 0.30, 0.12}, // a nose-like knob
-            {{0.60, -0.55, -0.60}, 0.55, 0.10}, // back lump
-            {{-0.55, 0.60, -0.60}, 0.35, -0.07},// back dent
+// Fixed, hand-placed, and mirror-symmetric across x as a head is (so that a tool
+// mirrored across the blob's x plane lands on its surface too): a broad crown, a
+// flattened underside, lumps and dents at the back, ear-like knobs, cheeks and a
+// nose-like knob. Their sum stays within about −0.2 … +0.3.
+const std::array<Lump, 14>& lumps() {
+    static const std::array<Lump, 14> table = [] {
+        std::array<Lump, 14> l{{
+            {{0.00, 0.95, 0.10}, 0.70, 0.20},   // crown
+            {{0.00, -1.00, 0.00}, 0.55, -0.15}, // underside
+            {{0.70, 0.45, -0.55}, 0.30, 0.14},  // upper back lumps
+            {{-0.70, 0.45, -0.55}, 0.30, 0.14},
+            {{0.45, 0.10, -0.90}, 0.22, -0.10}, // back dents
+            {{-0.45, 0.10, -0.90}, 0.22, -0.10},
+            {{1.00, 0.05, 0.00}, 0.20, 0.12},   // ears
+            {{-1.00, 0.05, 0.00}, 0.20, 0.12},
+            {{0.70, -0.20, 0.70}, 0.35, 0.12},  // cheeks
+            {{-0.70, -0.20, 0.70}, 0.35, 0.12},
+            {{0.00, -0.05, 1.00}, 0.20, 0.13},  // knob
+            {{0.00, 0.55, -0.85}, 0.30, -0.08}, // crown dent
+            {{0.55, -0.60, -0.55}, 0.35, 0.08}, // lower back bumps
+            {{-0.55, -0.60, -0.55}, 0.35, 0.08},
         }};
         for (Lump& lump : l) lump.direction = glm::normalize(lump.direction);
         return l;

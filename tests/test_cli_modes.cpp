@@ -207,7 +207,7 @@ void expectRunStatistics(const nlohmann::json& j, const char* mode, size_t segme
 TEST_F(CliModes, ContinuousBuiltInCaseWritesPerSegmentStatistics) {
     ScratchDir dir;
     const auto stats = dir / "stats.json", out = dir / "out.ply";
-    run({"deform", "--mode", "continuous", "--stats", stats.string(), "--out", out.string()});
+    run({"deform", "--built-in", "sphere", "--mode", "continuous", "--stats", stats.string(), "--out", out.string()});
     const nlohmann::json j = readJson(stats);
     const size_t segments = defaultStroke().tools.front().poses.size() - 1;
     expectRunStatistics(j, "continuous", segments, 10242);
@@ -219,7 +219,7 @@ TEST_F(CliModes, ContinuousBuiltInCaseWritesPerSegmentStatistics) {
     EXPECT_EQ(readMesh(out).positions.size(), 10242u);
 
     // Move-tool mode reports one segment, in the same shape.
-    run({"deform", "--stats", stats.string()});
+    run({"deform", "--built-in", "sphere", "--stats", stats.string()});
     expectRunStatistics(readJson(stats), "move", 1, 10242);
 }
 

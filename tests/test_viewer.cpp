@@ -3,6 +3,7 @@
 // its chunking, playback schedule, gizmo copies, painted mask and key toggles.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <set>
@@ -18,6 +19,7 @@
 #include "painted_mask.hpp"
 #include "screenshot.hpp"
 #include "stroke_playback.hpp"
+#include "tool_gizmos.hpp"
 #include "test_support.hpp"
 #include "viewer.hpp"
 #include "viewer_symmetry.hpp"
@@ -241,6 +243,83 @@ TEST(Viewer, KeysMirrorAndSwitchToContinuousModeMidDragOfAMaskFromAFile) {
               1e-3);
 }
 
+TEST(Viewer, BeforeAfterAndHeatMapKeysChangeWhatIsShownNotTheDrag) {
+    ScratchDir dir;
+    // Frames 0 grab, 1–3 drag (3 releases), then the committed shape holds. B before
+    // frame 5 shows the undeformed mesh, B before 6 the deformed one again, H before
+    // 7 the heat map, B before 8 the heat map of the undeformed mesh.
+    ViewerOptions options = smallRun(dir, 9);
+    options.playbackFrames = 4;
+    options.keyPresses = {{5, 'B'}, {6, 'B'}, {7, 'H'}, {8, 'B'}};
+    options.captureFrames = {0, 4, 5, 6, 7, 8};
+    options.readBackPositions = true;
+    const ViewerResult result = runViewer(options);
+    EXPECT_EQ(result.validationMessages, 0);
+    EXPECT_TRUE(result.lastError.empty()) << result.lastError;
+    EXPECT_TRUE(result.before);
+    EXPECT_TRUE(result.heatMap);
+    ASSERT_EQ(result.captures.size(), 6u);
+    const auto frame = [&](uint64_t f) -> const RgbaImage& {
+        for (const auto& [index, image] : result.captures)
+            if (index == f) return image;
+        ADD_FAILURE() << "frame " << f << " not captured";
+        return result.captures.front().second;
+    };
+    const size_t pixels = frame(0).pixels.size() / 4;
+
+    // Before shows the mesh where it started: it differs from after (the same
+    // frame of the hold, the gizmo in the same place) by the mesh that moved, and
+    // from the grab only by where the gizmo is.
+    const size_t beforeAfter = differingPixels(frame(5), frame(4));
+    EXPECT_GT(beforeAfter, pixels / 50) << beforeAfter << " pixels differ";
+    EXPECT_LT(differingPixels(frame(5), frame(0)), differingPixels(frame(4), frame(0)));
+    // B again: the deformed mesh, exactly as before the toggle (the hold is still).
+    EXPECT_EQ(differingPixels(frame(6), frame(4), 0), 0u);
+    // The toggles restarted nothing: the drag's end shape is still there.
+    const cli::MoveInputs inputs = cli::loadMoveInputs(options.inputs);
+    ASSERT_EQ(result.positions.size(), inputs.voxels.size());
+    EXPECT_GT(maxDisplacement(inputs.voxels, result.positions), 100.0);
+
+    // The heat map recolours the mesh: the moved sphere in the hot colours (no
+    // dark blue), the undeformed one all at the cold end (dark blue).
+    EXPECT_EQ(slatePixels(frame(6)), 0u);
+    EXPECT_GT(differingPixels(frame(7), frame(6)), pixels / 50);
+    const size_t coldMoved = slatePixels(frame(7)), coldStill = slatePixels(frame(8));
+    std::printf("  heat map: %zu cold pixels on the moved mesh, %zu on the undeformed one\n", coldMoved, coldStill);
+    EXPECT_GT(coldStill, pixels / 100);
+    EXPECT_LT(coldMoved, coldStill / 4);
+}
+
+TEST(Viewer, GizmoHasTheInnerSphereTheOuterRingAndThreeAxes) {
+    const GizmoShape shape{10.0f, 80.0f};
+    const std::vector<glm::vec3> triangles = gizmoTriangles(shape);
+    ASSERT_EQ(triangles.size() % 6, 0u); // whole triangles of position, normal pairs
+    size_t sphere = 0, ring = 0, axes = 0;
+    glm::vec3 reach(0.0f);
+    for (size_t i = 0; i < triangles.size(); i += 2) {
+        const glm::vec3& p = triangles[i];
+        const float planar = glm::length(glm::vec2(p.x, p.y));
+        EXPECT_NEAR(glm::length(triangles[i + 1]), 1.0f, 1e-4f);
+        if (std::abs(glm::length(p) - shape.innerRadius) < 1e-3f) ++sphere;
+        else if (std::abs(planar - shape.outerRadius) <= 0.05f * shape.outerRadius &&
+                 std::abs(p.z) < 0.05f * shape.outerRadius)
+            ++ring;
+        else ++axes;
+        reach = glm::max(reach, p);
+    }
+    EXPECT_GT(sphere, 100u);
+    EXPECT_GT(ring, 100u);
+    EXPECT_GE(axes, 3u * 36u);
+    // The axes reach out along local x, y and z; the ring spans the outer radius.
+    EXPECT_NEAR(reach.z, 0.75f * shape.outerRadius, 1e-3f);
+    EXPECT_GE(reach.x, shape.outerRadius);
+    EXPECT_GE(reach.y, shape.outerRadius * 0.99f);
+    // The built-in stroke's radii, in voxels.
+    const GizmoShape builtIn = gizmoShape(defaultStroke());
+    EXPECT_NEAR(builtIn.innerRadius, 0.0185 / kRecordedVoxelSize, 1e-3);
+    EXPECT_NEAR(builtIn.outerRadius, 0.1297 / kRecordedVoxelSize, 1e-3);
+}
+
 TEST(Viewer, ChunksAreContiguousVertexRangesAndTrianglesAreKept) {
     const Mesh sphere = icosphere(2, glm::vec3(10.0f, -4.0f, 2.0f), 30.0f);
     const ChunkedMesh chunked = chunkMesh(sphere.positions, sphere.faceSizes, sphere.faceIndices, 0.0f);
@@ -374,6 +453,8 @@ TEST(Viewer, KeysToggleMirrorPlanesMaskAndModeWithinTheToolLimit) {
     EXPECT_EQ(toggleForKey('M'), Toggle::Mask);
     EXPECT_EQ(toggleForKey('C'), Toggle::Mode);
     EXPECT_EQ(toggleForKey('R'), Toggle::Restart);
+    EXPECT_EQ(toggleForKey('B'), Toggle::BeforeAfter);
+    EXPECT_EQ(toggleForKey('H'), Toggle::HeatMap);
     EXPECT_EQ(toggleForKey('Q'), std::nullopt);
 
     LiveSettings settings;
@@ -395,6 +476,13 @@ TEST(Viewer, KeysToggleMirrorPlanesMaskAndModeWithinTheToolLimit) {
     EXPECT_TRUE(applyToggle(settings, Toggle::Mask, 2).applied);
     EXPECT_TRUE(applyToggle(settings, Toggle::Mode, 2).applied);
     EXPECT_EQ(describe(settings), "");
+    // What is shown changes without a restart.
+    const ToggleResult before = applyToggle(settings, Toggle::BeforeAfter, 2);
+    EXPECT_TRUE(before.applied);
+    EXPECT_FALSE(before.restarts);
+    EXPECT_FALSE(applyToggle(settings, Toggle::HeatMap, 2).restarts);
+    EXPECT_EQ(describe(settings), "before, heat map");
+    EXPECT_TRUE(applyToggle(settings, Toggle::Restart, 2).restarts);
 }
 
 } // namespace

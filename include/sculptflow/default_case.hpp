@@ -36,7 +36,9 @@ inline constexpr double kSculptBlobRadius = 3.5;
 SCULPTFLOW_API Mesh sculptMesh(const Stroke& stroke);
 
 // The blob's radius in a direction, relative to its mean radius: 1 plus a fixed sum
-// of smooth bumps and dents (within about ±0.3). `direction` need not be unit length.
+// of smooth bumps and dents (within about −0.2 … +0.3), the same for a direction
+// and its mirror image across x (as a head, so that a tool mirrored across the
+// blob's x plane grabs its surface too). `direction` need not be unit length.
 SCULPTFLOW_API double blobRadiusFactor(const glm::dvec3& direction);
 
 // The blob's centre for a stroke (world units): the first tool's tip at pose A

@@ -55,7 +55,8 @@ void loadMask(MoveInputs& in, const MoveInputArgs& args) {
 } // namespace
 
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
-    command.add_option("--mesh", args.meshPath, "Mesh to deform (.obj or .ply); default: a built-in one (the icosphere, or --built-in's)")
+    command.add_option("--mesh", args.meshPath,
+                       "Mesh to deform (.obj or .ply); default: a built-in one (the icosphere, or --built-in's)")
         ->check(CLI::ExistingFile);
     command.add_option("--stroke", args.strokePath, "Stroke (.json or .bin); default: built-in stroke")
         ->check(CLI::ExistingFile);

@@ -32,7 +32,9 @@ LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh
     const std::vector<uint32_t> faceSizes(mesh.triangles.size() / 3, 3u);
     const std::vector<glm::vec3> normals = vertexNormals(mesh.positions, faceSizes, mesh.triangles);
     const VkDeviceSize bytes = VkDeviceSize(vertexCount_) * kVertexStride;
-    undeformed_ = GpuBuffer(context, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, "the undeformed vertices");
+    // Also drawn: as the mesh before the drag, and as the heat map's rest positions.
+    undeformed_ = GpuBuffer(context, bytes, VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
+                            "the undeformed vertices");
     auto* out = static_cast<float*>(undeformed_.mapped());
     for (uint32_t i = 0; i < vertexCount_; ++i) {
         std::memcpy(out + 6 * i, &mesh.positions[i], 12);
@@ -144,9 +146,10 @@ std::vector<glm::vec3> LiveMesh::readPositions(Context& context, VkCommandPool p
     return positions;
 }
 
-DrawCall LiveMesh::drawCall() const {
+DrawCall LiveMesh::drawCall(bool undeformed) const {
     DrawCall draw;
-    draw.vertices = vertices_.handle();
+    draw.vertices = undeformed ? undeformed_.handle() : vertices_.handle();
+    draw.rest = undeformed_.handle();
     draw.chunkIds = chunkIds_.handle();
     draw.mask = mask_.handle();
     draw.indices = indices_.handle();

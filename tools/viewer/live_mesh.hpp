@@ -22,7 +22,8 @@ namespace sculptflow::viewer {
 // Owns the vertex buffer (positions and normals interleaved, voxels; vertex,
 // storage and transfer usage, device-local), the chunk ids, the mask (the
 // renderer's, which the solver reads: RendererMesh::mask) and the triangles
-// (host-visible), the undeformed vertices (for a reset) and the LiveMove.
+// (host-visible), the undeformed vertices (for a reset, the before view and the
+// heat map) and the LiveMove.
 class LiveMesh {
 public:
     // Uploads the mesh through `pool` on the context's queue (and waits), then
@@ -63,8 +64,10 @@ public:
     // `pool` after everything submitted before (and waited for). Tests and tools only.
     std::vector<glm::vec3> readPositions(Context& context, VkCommandPool pool) const;
 
-    // The buffers for MeshPipeline::record (push and background left to the caller).
-    DrawCall drawCall() const; // with the mask
+    // The buffers for MeshPipeline::record (push and background left to the caller),
+    // with the mask and the undeformed vertices as the rest positions; drawing the
+    // deformed vertices, or with `undeformed` the mesh as it was before any drag.
+    DrawCall drawCall(bool undeformed = false) const;
     double gpuMilliseconds() const { return live_->gpuMilliseconds(); }
     uint32_t vertexCount() const { return vertexCount_; }
     size_t chunkCount() const { return chunks_.size(); }

@@ -11,6 +11,8 @@ std::optional<Toggle> toggleForKey(int key) {
     case 'M': return Toggle::Mask;
     case 'C': return Toggle::Mode;
     case 'R': return Toggle::Restart;
+    case 'B': return Toggle::BeforeAfter;
+    case 'H': return Toggle::HeatMap;
     default: return std::nullopt;
     }
 }
@@ -36,6 +38,12 @@ ToggleResult applyToggle(LiveSettings& settings, Toggle toggle, size_t tools) {
         settings.mode = settings.mode == MoveMode::Move ? MoveMode::Continuous : MoveMode::Move;
         return {true, std::string(moveModeName(settings.mode)) + " mode"};
     case Toggle::Restart: return {true, "restart"};
+    case Toggle::BeforeAfter:
+        settings.before = !settings.before;
+        return {true, settings.before ? "before: the undeformed mesh" : "after: the deformed mesh", false};
+    case Toggle::HeatMap:
+        settings.heatMap = !settings.heatMap;
+        return {true, settings.heatMap ? "heat map: displacement" : "heat map off", false};
     }
     return {};
 }
@@ -46,6 +54,8 @@ std::string describe(const LiveSettings& settings) {
     if (settings.symmetry.axes) add("mirror " + symmetryAxesName(settings.symmetry.axes));
     if (settings.mask) add("mask on");
     if (settings.mode == MoveMode::Continuous) add("continuous");
+    if (settings.before) add("before");
+    if (settings.heatMap) add("heat map");
     return text;
 }
 

@@ -13,7 +13,8 @@ int main(int argc, char** argv) {
     CLI::App app{"sculptflow-viewer: plays a stroke as a live drag on a mesh through the per-frame GPU path.\n"
                  "Windowed by default (GLFW); --headless-frames N renders offscreen without a display.\n"
                  "Keys: X, Y, Z mirror the tool across that plane (its copies' gizmos in blue), M the mask\n"
-                 "(frozen parts dark), C continuous or move-tool mode, R restart the drag."};
+                 "(frozen parts dark), C continuous or move-tool mode, R restart the drag, B before/after (the\n"
+                 "undeformed mesh or the deformed one), H heat map (each vertex's displacement, blue to red)."};
     ViewerOptions options;
     std::string checkScreenshot;
     addViewerOptions(app, options, checkScreenshot);

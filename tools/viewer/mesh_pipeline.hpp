@@ -17,7 +17,8 @@ namespace sculptflow::viewer {
 // Vertex buffer layout: binding 0 holds position and normal interleaved (voxels,
 // float xyz each, 24 bytes a vertex: what the solver and its normals pass write);
 // binding 1 one uint32 per vertex, the vertex's chunk, for its shade; binding 2
-// one float per vertex, its mask (spec §3.5: 1 free, 0 frozen, shown darker).
+// one float per vertex, its mask (spec §3.5: 1 free, 0 frozen, shown darker);
+// binding 3 the undeformed positions in binding 0's layout, for the heat map.
 inline constexpr uint32_t kVertexStride = 24;
 inline constexpr uint32_t kNormalOffset = 12;
 
@@ -27,14 +28,18 @@ struct ViewerPushConstants {
     glm::vec4 eye;   // xyz camera position; w ambient light
     glm::vec4 key;   // xyz towards the key light; w intensity
     glm::vec4 fill;  // the same for the fill light
-    glm::vec4 color; // rgb linear clay colour; w chunk shade variation
+    // rgb linear clay colour; w ≥ 0: chunk shade variation; w < 0: the heat map
+    // instead, each vertex coloured by its displacement from binding 3's position,
+    // −w voxels at the top of the scale (viewer.frag: dark blue for none, then
+    // blue, green, yellow, to red).
+    glm::vec4 color;
 };
 static_assert(sizeof(ViewerPushConstants) == 128);
 
 // Triangles drawn over the mesh in one colour (the depth is cleared first, so a
 // tool's gizmo shows even inside the mesh), with the mesh's vertex layout.
 struct OverlayDraw {
-    VkBuffer vertices = VK_NULL_HANDLE; // binding 0, from vertexOffset
+    VkBuffer vertices = VK_NULL_HANDLE; // bindings 0 and 3 (no heat), from vertexOffset
     VkDeviceSize vertexOffset = 0;
     VkBuffer attributes = VK_NULL_HANDLE; // binding 1 from 0, binding 2 from maskOffset
     VkDeviceSize maskOffset = 0;
@@ -47,6 +52,7 @@ struct DrawCall {
     VkBuffer vertices = VK_NULL_HANDLE; // binding 0
     VkBuffer chunkIds = VK_NULL_HANDLE; // binding 1
     VkBuffer mask = VK_NULL_HANDLE;     // binding 2
+    VkBuffer rest = VK_NULL_HANDLE;     // binding 3: the undeformed vertices, binding 0's layout
     VkBuffer indices = VK_NULL_HANDLE;  // uint32 triangles
     uint32_t indexCount = 0;
     ViewerPushConstants push{};

@@ -1,15 +1,20 @@
-// Gizmo geometry (a ball and two sticks) and its per-frame vertex buffer.
+// Gizmo geometry (the inner sphere, the outer ring, the axes) and its per-frame vertex buffer.
 #include "tool_gizmos.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <numbers>
 
 #include "default_case.hpp" // icosphere
 
 namespace sculptflow::viewer {
 namespace {
 
-constexpr float kStickHalfWidth = 0.2f;
+// Relative to the outer radius: the axes' half width, the ring's tube radius.
+constexpr float kStickHalfWidth = 0.015f;
+constexpr float kRingTube = 0.02f;
+constexpr int kRingSegments = 64, kRingSides = 6;
 
 // An axis-aligned box's 12 triangles with flat normals, appended as position, normal pairs.
 void appendBox(std::vector<glm::vec3>& out, const glm::vec3& lo, const glm::vec3& hi) {
@@ -30,25 +35,47 @@ void appendBox(std::vector<glm::vec3>& out, const glm::vec3& lo, const glm::vec3
 
 constexpr VkDeviceSize vertexBytes(uint32_t vertices) { return VkDeviceSize(vertices) * kVertexStride; }
 
+// A torus about the z axis of radius `radius` and tube radius `tube`, smooth normals.
+void appendRing(std::vector<glm::vec3>& out, float radius, float tube) {
+    const auto point = [&](int segment, int side, glm::vec3& normal) {
+        const float a = 2.0f * std::numbers::pi_v<float> * float(segment) / kRingSegments;
+        const float b = 2.0f * std::numbers::pi_v<float> * float(side) / kRingSides;
+        const glm::vec3 outward(std::cos(a), std::sin(a), 0.0f);
+        normal = std::cos(b) * outward + glm::vec3(0.0f, 0.0f, std::sin(b));
+        return radius * outward + tube * normal;
+    };
+    for (int i = 0; i < kRingSegments; ++i)
+        for (int j = 0; j < kRingSides; ++j) {
+            glm::vec3 n[4];
+            const glm::vec3 p[4] = {point(i, j, n[0]), point(i + 1, j, n[1]), point(i + 1, j + 1, n[2]),
+                                    point(i, j + 1, n[3])};
+            for (int k : {0, 1, 2, 0, 2, 3}) out.insert(out.end(), {p[k], n[k]});
+        }
+}
+
 } // namespace
 
-std::vector<glm::vec3> gizmoTriangles() {
+std::vector<glm::vec3> gizmoTriangles(const GizmoShape& shape) {
     std::vector<glm::vec3> out;
-    const Mesh ball = icosphere(1, glm::vec3(0.0f), 1.0f);
-    for (const uint32_t index : ball.faceIndices) out.insert(out.end(), {ball.positions[index], ball.positions[index]});
-    const float w = kStickHalfWidth;
-    appendBox(out, {-w, -w, 0.0f}, {w, w, 3.0f}); // local z
-    appendBox(out, {0.0f, -w, -w}, {2.0f, w, w}); // local x
+    const Mesh ball = icosphere(2, glm::vec3(0.0f), shape.innerRadius);
+    for (const uint32_t index : ball.faceIndices)
+        out.insert(out.end(), {ball.positions[index], ball.positions[index] / shape.innerRadius});
+    const float r = shape.outerRadius, w = kStickHalfWidth * r;
+    appendRing(out, r, kRingTube * r);
+    appendBox(out, {-w, -w, 0.0f}, {w, w, 0.75f * r}); // local z
+    appendBox(out, {0.0f, -w, -w}, {0.5f * r, w, w});  // local x
+    appendBox(out, {-w, 0.0f, -w}, {w, 0.5f * r, w});  // local y
     return out;
 }
 
-float gizmoRadius(const Stroke& stroke) {
+GizmoShape gizmoShape(const Stroke& stroke) {
     const ToolStroke& tool = stroke.tools.front();
-    return float(0.5 * std::max(tool.innerRadius, 0.2 * tool.outerRadius) / stroke.voxelSize);
+    const double inner = tool.innerRadius > 0.0 ? tool.innerRadius : 0.1 * tool.outerRadius;
+    return {float(inner / stroke.voxelSize), float(tool.outerRadius / stroke.voxelSize)};
 }
 
-ToolGizmos::ToolGizmos(Context& context)
-    : shape_(gizmoTriangles()), shapeVertices_(uint32_t(shape_.size() / 2)) {
+ToolGizmos::ToolGizmos(Context& context, const GizmoShape& shape)
+    : shape_(gizmoTriangles(shape)), shapeVertices_(uint32_t(shape_.size() / 2)) {
     const uint32_t capacity = uint32_t(kMaxTools) * shapeVertices_;
     vertices_ = GpuBuffer(context, vertexBytes(capacity) * kFramesInFlight, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT,
                           "the tools' gizmos");
@@ -60,7 +87,7 @@ ToolGizmos::ToolGizmos(Context& context)
 }
 
 std::vector<OverlayDraw> ToolGizmos::update(uint32_t slot, std::span<const ToolCopy> copies, double voxelSize,
-                                            float radius, const glm::vec3& toolColor, const glm::vec3& copyColor) {
+                                            const glm::vec3& toolColor, const glm::vec3& copyColor) {
     const size_t count = std::min(copies.size(), kMaxTools);
     const VkDeviceSize slotOffset = vertexBytes(uint32_t(kMaxTools) * shapeVertices_) * slot;
     auto* out = reinterpret_cast<float*>(static_cast<char*>(vertices_.mapped()) + slotOffset);
@@ -69,7 +96,7 @@ std::vector<OverlayDraw> ToolGizmos::update(uint32_t slot, std::span<const ToolC
         const glm::mat3 frame(copies[c].orientation);
         const glm::vec3 tip(copies[c].position / voxelSize);
         for (size_t v = 0; v < shape_.size(); v += 2) {
-            const glm::vec3 position = tip + radius * (frame * shape_[v]);
+            const glm::vec3 position = tip + frame * shape_[v];
             const glm::vec3 normal = frame * shape_[v + 1];
             std::memcpy(out, &position, 12);
             std::memcpy(out + 3, &normal, 12);

@@ -1,5 +1,7 @@
-// The tools' gizmos: at each tool's tip (and each mirrored copy's) a ball and two
-// sticks along its local z and x axes, so a copy's position and orientation show.
+// The tools' gizmos: at each tool's tip (and each mirrored copy's) a sphere of the
+// tool's inner radius, a ring of its outer radius about its local z axis, and
+// sticks along its local x, y and z axes (z the longest), so that a copy's reach,
+// position and orientation show as it moves along the stroke.
 #pragma once
 
 #include <array>
@@ -17,29 +19,36 @@
 
 namespace sculptflow::viewer {
 
-// One gizmo's triangles (position, normal; 24 bytes a vertex as kVertexStride),
-// ball radius 1, the z stick 3 long and the x stick 2, in the tool's frame.
-std::vector<glm::vec3> gizmoTriangles(); // position, normal, position, normal, …
+// A gizmo's size, in voxels.
+struct GizmoShape {
+    float innerRadius = 1.0f; // the sphere
+    float outerRadius = 5.0f; // the ring, in the tool's local xy plane
+};
 
-// The gizmos' ball radius for a stroke, in voxels: half the first tool's inner
-// radius (a tenth of its outer one when it has none).
-float gizmoRadius(const Stroke& stroke);
+// The first tool's radii in voxels (the sphere a tenth of the outer radius when
+// the tool has no inner one).
+GizmoShape gizmoShape(const Stroke& stroke);
+
+// One gizmo's triangles (position, normal; 24 bytes a vertex as kVertexStride) in
+// the tool's frame, voxels: the sphere, the ring (a thin torus) and the axes
+// (x and y half the outer radius long, z three quarters).
+std::vector<glm::vec3> gizmoTriangles(const GizmoShape& shape); // position, normal, position, normal, …
 
 // Owns a host-visible vertex buffer with room for kMaxTools gizmos per frame in
 // flight, and the constant chunk-id (0) and mask (1) streams they are drawn with.
 class ToolGizmos {
 public:
-    explicit ToolGizmos(Context& context);
+    ToolGizmos(Context& context, const GizmoShape& shape);
 
-    // Writes the gizmos of `copies` (world units; ball radius `radius` voxels)
+    // Writes the gizmos of `copies` (world units)
     // into frame slot `slot`'s part of the buffer, which no submitted frame may
     // still read (FrameRing::wait), and returns their draws: the tools in
     // `toolColor`, the mirrored copies in `copyColor` (linear). Copies past kMaxTools are not drawn.
-    std::vector<OverlayDraw> update(uint32_t slot, std::span<const ToolCopy> copies, double voxelSize, float radius,
+    std::vector<OverlayDraw> update(uint32_t slot, std::span<const ToolCopy> copies, double voxelSize,
                                     const glm::vec3& toolColor, const glm::vec3& copyColor);
 
 private:
-    std::vector<glm::vec3> shape_; // gizmoTriangles()
+    std::vector<glm::vec3> shape_; // gizmoTriangles(), voxels
     uint32_t shapeVertices_ = 0;
     GpuBuffer vertices_;   // kFramesInFlight regions of kMaxTools gizmos
     GpuBuffer attributes_; // chunk ids then mask values, for kMaxTools gizmos

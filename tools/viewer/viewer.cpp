@@ -45,16 +45,27 @@ const glm::vec3 kCopyColor{0.20f, 0.55f, 0.95f}; // sRGB: their mirrored copies'
 float srgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
 glm::vec3 srgbToLinear(const glm::vec3& c) { return {srgbToLinear(c.r), srgbToLinear(c.g), srgbToLinear(c.b)}; }
 
-// The points the camera frames: the undeformed mesh and the mesh carried along by
-// each tool's whole travel, which bounds where a drag takes it.
+// The points the camera frames: the undeformed mesh and the part of it near each
+// tool (within twice its outer radius of its start) carried along by the tool's
+// whole travel, which bounds where a drag takes what it grabs.
 std::vector<std::vector<glm::vec3>> framedPoints(const std::vector<glm::vec3>& voxels, const Move& move) {
     std::vector<std::vector<glm::vec3>> sets{voxels};
     for (const ToolMotion& tool : move.tools) {
-        std::vector<glm::vec3> moved(voxels);
-        for (glm::vec3& p : moved) p += glm::vec3(tool.translation);
+        const glm::dvec3 start = tool.origin;
+        const double near = 2.0 * tool.outerRadius;
+        std::vector<glm::vec3> moved;
+        for (const glm::vec3& p : voxels)
+            if (glm::length(glm::dvec3(p) - start) <= near) moved.push_back(p + glm::vec3(tool.translation));
         sets.push_back(std::move(moved));
     }
     return sets;
+}
+
+// The heat map's full scale, voxels: the farthest a tool's tip travels (at least 1).
+float heatMapScale(const Move& move) {
+    double scale = 1.0;
+    for (const ToolMotion& tool : move.tools) scale = std::max(scale, glm::length(tool.translation));
+    return float(scale);
 }
 
 class Viewer {
@@ -98,7 +109,7 @@ private:
     std::vector<float> mask_;               // what the mask shows when on (chunked order)
     LiveSettings settings_;
     double segmentTolerance_ = kDefaultSegmentTolerance;
-    float gizmoRadius_ = 1.0f;
+    float heatScale_ = 1.0f;                // voxels of displacement at the heat map's top
     uint32_t gizmoCount_ = 0;               // tool copies drawn in the last frame
     uint64_t playbackStart_ = 0;            // the frame the current playback loop started
     std::vector<std::vector<glm::vec3>> framed_;
@@ -127,9 +138,9 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
         throw Error("--paint-mask: the mesh already has a mask (" + inputs.maskSource + ")");
     mask_ = inputs.mask.empty() ? paintedMask(chunked.positions) : inChunkOrder(inputs.mask, chunked.originalIndex);
     settings_ = {viewerSymmetry(inputs, options_.inputs), options_.paintMask || !inputs.mask.empty(), inputs.mode};
+    settings_.heatMap = options_.heatMap;
     undeformed_ = chunked.positions;
     originalIndex_ = chunked.originalIndex;
-    gizmoRadius_ = gizmoRadius(inputs.stroke);
 
     const bool validation = options_.validation || validationRequestedByEnvironment();
     std::vector<const char*> extensions;
@@ -157,7 +168,7 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     }
     target_ = std::make_unique<RenderTarget>(*context_, extent, depthFormat_, pipeline_->renderPass());
     mesh_ = std::make_unique<LiveMesh>(*context_, ring_->pool(), chunked, inputs.stroke, liveOptions);
-    gizmos_ = std::make_unique<ToolGizmos>(*context_);
+    gizmos_ = std::make_unique<ToolGizmos>(*context_, gizmoShape(inputs.stroke));
     applySettings();
 
     result_.deviceName = device_->deviceName();
@@ -176,7 +187,8 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
                     describe(settings_).empty() ? "move-tool mode, no mirror, no mask" : describe(settings_).c_str());
     }
     if (!options_.quiet && windowed())
-        std::printf("keys: X, Y, Z mirror across that plane, M mask, C continuous/move mode, R restart\n");
+        std::printf("keys: X, Y, Z mirror across that plane, M mask, C continuous/move mode, R restart, B before/"
+                    "after, H heat map (displacement)\n");
 }
 
 Viewer::~Viewer() {
@@ -202,14 +214,17 @@ void Viewer::updateCamera() {
     push_.eye = glm::vec4(camera.eye, kAmbient);
     push_.key = glm::vec4(toWorld * kKeyDirection, kKey);
     push_.fill = glm::vec4(toWorld * kFillDirection, kFill);
-    push_.color = glm::vec4(srgbToLinear(kClay), options_.showChunks ? kChunkShade : 0.0f);
+    push_.color = glm::vec4(srgbToLinear(kClay),
+                            settings_.heatMap ? -heatScale_ : options_.showChunks ? kChunkShade : 0.0f);
 }
 
 void Viewer::applySettings() {
     mesh_->setSymmetry(settings_.symmetry);
     mesh_->setMode(settings_.mode, segmentTolerance_);
     mesh_->setMask(settings_.mask ? std::span<const float>(mask_) : std::span<const float>());
-    framed_ = framedPoints(undeformed_, moveToolMotion(mesh_->stroke()));
+    const Move move = moveToolMotion(mesh_->stroke());
+    framed_ = framedPoints(undeformed_, move);
+    heatScale_ = heatMapScale(move);
     updateCamera();
 }
 
@@ -219,6 +234,10 @@ void Viewer::toggle(int key) {
     const ToggleResult result = applyToggle(settings_, *asked, mesh_->stroke().tools.size());
     if (!options_.quiet) std::printf("sculptflow-viewer: %s\n", result.message.c_str());
     if (!result.applied) return;
+    if (!result.restarts) { // only what is drawn changes: the next frame's push constants and buffers
+        updateCamera();
+        return;
+    }
     SF_VK_CHECK(vkDeviceWaitIdle(device_->device()));
     applySettings();
     // A drag in progress is cancelled: this frame restores the grab's shape, the
@@ -262,11 +281,11 @@ bool Viewer::renderFrame() {
     playback.reset = playback.grab && frame_ > 0;
     VkCommandBuffer commands = ring_->begin(slot_);
     const RecordReport report = mesh_->recordFrame(commands, playback);
-    DrawCall draw = mesh_->drawCall();
+    DrawCall draw = mesh_->drawCall(settings_.before);
     draw.push = push_;
     draw.background = srgbToLinear(kBackground);
     const std::vector<ToolCopy> copies = toolCopies(mesh_->poses(), mesh_->symmetry());
-    draw.overlays = gizmos_->update(slot_, copies, mesh_->stroke().voxelSize, gizmoRadius_, srgbToLinear(kToolColor),
+    draw.overlays = gizmos_->update(slot_, copies, mesh_->stroke().voxelSize, srgbToLinear(kToolColor),
                                     srgbToLinear(kCopyColor));
     gizmoCount_ = uint32_t(std::min(copies.size(), kMaxTools));
     pipeline_->record(commands, target_->framebuffer(), target_->extent(), draw);
@@ -347,6 +366,8 @@ ViewerResult Viewer::run() {
     result_.lastError = mesh_->lastError();
     result_.symmetry = mesh_->symmetry();
     result_.mode = settings_.mode;
+    result_.before = settings_.before;
+    result_.heatMap = settings_.heatMap;
     result_.toolGizmos = gizmoCount_;
     // Back in the input's vertex order.
     if (settings_.mask) {

@@ -26,6 +26,8 @@ SolverOptions solverOptions(const ViewerOptions& options) {
 
 void addViewerOptions(CLI::App& app, ViewerOptions& options, std::string& checkScreenshot) {
     cli::addMoveInputOptions(app, options.inputs);
+    options.inputs.builtIn = cli::BuiltInMesh::Sculpt; // the command line's default; the library's is the sphere
+    cli::addBuiltInMeshOption(app, options.inputs);
     cli::addMoveModeOptions(app, options.inputs);
     // The viewer's default origin differs from the CLI's (viewerSymmetry).
     app.get_option("--symmetry-origin")
@@ -63,6 +65,9 @@ void addViewerOptions(CLI::App& app, ViewerOptions& options, std::string& checkS
     app.add_flag("--paint-mask", options.paintMask,
                  "Start with the painted mask preview: the mesh's lower half frozen, ramping to free above "
                  "(key M toggles the mask: --mask's, the PLY's, else this one)");
+    app.add_flag("--heat-map", options.heatMap,
+                 "Start with the heat map: each vertex coloured by its displacement from the undeformed mesh, "
+                 "dark blue for none to red at the tool's travel (key H toggles it, B shows before/after)");
     app.add_flag("--quiet", options.quiet, "No line a second on stdout");
     app.add_option("--check-screenshot", checkScreenshot,
                    "Only check that a saved screenshot is not blank (exit status 1 if it is)")

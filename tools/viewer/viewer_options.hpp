@@ -14,7 +14,9 @@
 namespace sculptflow::viewer {
 
 struct ViewerOptions {
-    cli::MoveInputArgs inputs;    // --mesh, --stroke, --voxel-size, --kind, --mode, --mask, --symmetry[-origin]
+    // --mesh, --built-in, --stroke, --voxel-size, --kind, --mode, --mask, --symmetry[-origin]. Without
+    // --mesh the command line shows the sculpt blob (--built-in sculpt), the library the sphere.
+    cli::MoveInputArgs inputs;
     std::string method = "bs32";  // --method
     double tolerance = 0.1;       // --tol, voxels
     uint32_t frames = 0;          // windowed: quit after this many frames; 0: when the window closes
@@ -31,6 +33,7 @@ struct ViewerOptions {
     bool synchronizationValidation = true;
     bool showChunks = false;      // shade each chunk a little lighter or darker
     bool paintMask = false;       // the painted mask preview (paintedMask) on from the start
+    bool heatMap = false;         // the heat map (displacement) on from the start (key H toggles it)
     bool quiet = false;           // no line a second on stdout
     // Library only (tests): frames whose image is read back into ViewerResult::captures.
     std::vector<uint64_t> captureFrames;

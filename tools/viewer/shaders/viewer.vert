@@ -1,11 +1,13 @@
 #version 460
 // The viewer's vertex stage: positions and normals in voxels, straight from the
-// buffer the solver writes; a per-chunk shade and the mask from static streams.
+// buffer the solver writes; a per-chunk shade and the mask from static streams;
+// with the heat map, the displacement from the undeformed position.
 
 layout(location = 0) in vec3 inPosition; // voxels
 layout(location = 1) in vec3 inNormal;   // recomputed by the solver's normals pass
 layout(location = 2) in uint inChunk;    // the chunk (voxel block) of the vertex
 layout(location = 3) in float inMask;    // spec §3.5: 1 free, 0 frozen
+layout(location = 4) in vec3 inRest;     // the undeformed position (voxels)
 
 // Shared with viewer.frag and ViewerPushConstants in mesh_pipeline.cpp.
 layout(push_constant) uniform Push {
@@ -13,13 +15,15 @@ layout(push_constant) uniform Push {
     vec4 eye;   // xyz: camera position; w: ambient light
     vec4 key;   // xyz: direction towards the key light; w: its intensity
     vec4 fill;  // the same for the fill light
-    vec4 color; // rgb: the clay's linear colour; w: how much the chunks' shades vary
+    vec4 color; // rgb: the clay's linear colour; w ≥ 0: how much the chunks' shades vary,
+                // w < 0: the heat map, −w voxels of displacement at the top of its scale
 } push;
 
 layout(location = 0) out vec3 worldPosition;
 layout(location = 1) out vec3 worldNormal;
 layout(location = 2) flat out uint chunk;
 layout(location = 3) out float mask;
+layout(location = 4) out float heat; // displacement / full scale (heat map only)
 
 void main() {
     worldPosition = inPosition;
@@ -27,5 +31,6 @@ void main() {
     chunk = inChunk;
     // As the solver reads it: clamped to [0, 1], NaN frozen.
     mask = isnan(inMask) ? 0.0 : clamp(inMask, 0.0, 1.0);
+    heat = push.color.w < 0.0 ? length(inPosition - inRest) / -push.color.w : 0.0;
     gl_Position = push.viewProjection * vec4(inPosition, 1.0);
 }
