@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <map>
 
 #include "default_case.hpp"
 #include "error.hpp"
@@ -77,12 +76,15 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
 }
 
 void addBuiltInMeshOption(CLI::App& command, MoveInputArgs& args) {
-    const std::map<std::string, BuiltInMesh> names{{"sphere", BuiltInMesh::Sphere}, {"sculpt", BuiltInMesh::Sculpt}};
     command
-        .add_option("--built-in", args.builtIn,
-                    "Mesh without --mesh: sphere (10,242 vertices around the tool tip) or sculpt (a 655,362-vertex "
-                    "lumpy blob whose surface the tool grabs)")
-        ->transform(CLI::CheckedTransformer(names, CLI::ignore_case))
+        .add_option_function<std::string>(
+            "--built-in",
+            [&args](const std::string& name) {
+                args.builtIn = name == "sculpt" ? BuiltInMesh::Sculpt : BuiltInMesh::Sphere;
+            },
+            "Mesh without --mesh: sphere (10,242 vertices around the tool tip) or sculpt (a 655,362-vertex lumpy "
+            "blob whose surface the tool grabs)")
+        ->check(CLI::IsMember({"sphere", "sculpt"}))
         ->default_str(args.builtIn == BuiltInMesh::Sculpt ? "sculpt" : "sphere")
         ->excludes(command.get_option("--mesh"));
 }
