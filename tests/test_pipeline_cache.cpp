@@ -121,7 +121,8 @@ TEST(PipelineCacheFile, DeformWritesItReadsItAndIgnoresACorruptOne) {
     const std::string cache = (dir / "pipelines.cache").string();
     auto deform = [&](const std::string& out) {
         testing::internal::CaptureStderr();
-        test::runCli(cli::addDeformCommand, {"deform", "--pipeline-cache", cache, "--out", (dir / out).string()});
+        test::runCli(cli::addDeformCommand,
+                     {"deform", "--built-in", "sphere", "--pipeline-cache", cache, "--out", (dir / out).string()});
         return testing::internal::GetCapturedStderr();
     };
     EXPECT_EQ(deform("first.obj"), "");
