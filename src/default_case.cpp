@@ -3,10 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 #include <random>
 #include <numbers>
 #include <utility>
+
+#include "unit_icosphere.hpp"
 
 namespace sculptflow {
 namespace {
@@ -50,32 +51,9 @@ Stroke defaultStroke() {
 }
 
 Mesh icosphere(int subdivisions, const glm::vec3& center, float radius) {
-    const float t = float((1.0 + std::sqrt(5.0)) / 2.0);
-    std::vector<glm::vec3> unit = {
-        {-1, t, 0}, {1, t, 0}, {-1, -t, 0}, {1, -t, 0}, {0, -1, t}, {0, 1, t},
-        {0, -1, -t}, {0, 1, -t}, {t, 0, -1}, {t, 0, 1}, {-t, 0, -1}, {-t, 0, 1}};
-    for (glm::vec3& p : unit) p = glm::normalize(p);
-    std::vector<uint32_t> tris = {0, 11, 5, 0, 5, 1, 0, 1, 7, 0, 7, 10, 0, 10, 11,
-                                  1, 5, 9, 5, 11, 4, 11, 10, 2, 10, 7, 6, 7, 1, 8,
-                                  3, 9, 4, 3, 4, 2, 3, 2, 6, 3, 6, 8, 3, 8, 9,
-                                  4, 9, 5, 2, 4, 11, 6, 2, 10, 8, 6, 7, 9, 8, 1};
-    for (int level = 0; level < subdivisions; ++level) {
-        std::map<std::pair<uint32_t, uint32_t>, uint32_t> midpoints;
-        auto midpoint = [&](uint32_t a, uint32_t b) {
-            auto key = std::minmax(a, b);
-            auto [it, inserted] = midpoints.try_emplace(key, uint32_t(unit.size()));
-            if (inserted) unit.push_back(glm::normalize(unit[a] + unit[b]));
-            return it->second;
-        };
-        std::vector<uint32_t> next;
-        next.reserve(tris.size() * 4);
-        for (size_t f = 0; f < tris.size(); f += 3) {
-            uint32_t a = tris[f], b = tris[f + 1], c = tris[f + 2];
-            uint32_t ab = midpoint(a, b), bc = midpoint(b, c), ca = midpoint(c, a);
-            next.insert(next.end(), {a, ab, ca, b, bc, ab, c, ca, bc, ab, bc, ca});
-        }
-        tris = std::move(next);
-    }
+    std::vector<glm::vec3> unit;
+    std::vector<uint32_t> tris;
+    unitIcosphere(subdivisions, unit, tris);
     Mesh mesh;
     mesh.positions.reserve(unit.size());
     for (const glm::vec3& p : unit) mesh.positions.push_back(center + radius * p);
