@@ -82,6 +82,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
       positionStream_(mesh.positions),
       normalStream_(mesh.normals),
       hasMask_(mesh.mask.buffer != VK_NULL_HANDLE),
+      hasStatistics_(mesh.statistics != VK_NULL_HANDLE),
       deformPipelines_(context) {
     validateSolverOptions(options.solver);
     if (mesh.vertexCount == 0) throw Error("mesh.vertexCount: must be positive");
@@ -234,6 +235,12 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     continuousBinding_.set = allocate(deformPipelines_.setLayout());
     continuousBinding_.layout.inputOffset = positionFloatOffset;
     const VkDescriptorBufferInfo snapshot{snapshot_.handle(), 0, VK_WHOLE_SIZE};
+    if (hasStatistics_ && 16 * VkDeviceSize(vertexCount_) > maxRange)
+        throw Error("mesh.statistics: " + std::to_string(16 * VkDeviceSize(vertexCount_)) +
+                    " bytes exceed the device's maxStorageBufferRange; split the mesh");
+    const VkDescriptorBufferInfo statistics =
+        hasStatistics_ ? VkDescriptorBufferInfo{mesh.statistics, 0, 16 * VkDeviceSize(vertexCount_)}
+                       : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
     VkDescriptorBufferInfo deformBuffers[2][kDeformBindingCount];
     VkWriteDescriptorSet writes[2 * kDeformBindingCount + 4];
     uint32_t writeCount = 0;
@@ -241,7 +248,7 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         const VkDescriptorBufferInfo buffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
                                                   set == 0 ? snapshot : positions,
                                                   positions,
-                                                  {noStatistics_.handle(), 0, VK_WHOLE_SIZE},
+                                                  statistics,
                                                   deformScratch_.buffers()[0],
                                                   deformScratch_.buffers()[1],
                                                   deformScratch_.buffers()[2],
@@ -305,7 +312,7 @@ void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, Mo
     }
     addMirroredTools(probe, tools.symmetry, tools.voxelSize);
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
-    buildDeformPipelines(deformPipelines_, kernel, false, &deformScratch_, hasMask_);
+    buildDeformPipelines(deformPipelines_, kernel, hasStatistics_, &deformScratch_, hasMask_);
 
     mode_ = mode;
     toolSettings_ = tools;
@@ -506,7 +513,7 @@ void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report)
         separate();
         // Compaction only pays where the run holds vertices out of reach, or masked.
         const bool compact = hasMask_ || !boxWithinReach(kernel_, bounds);
-        recordDeform(commands, context_, deformPipelines_, kernel_, false,
+        recordDeform(commands, context_, deformPipelines_, kernel_, hasStatistics_,
                      continuous ? continuousBinding_ : deformBinding_, first, count,
                      compact ? &deformScratch_ : nullptr);
         report.verticesSolved += count;

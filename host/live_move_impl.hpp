@@ -51,6 +51,7 @@ struct LiveMove::Impl {
     VertexStream positionStream_;
     VertexStream normalStream_;
     bool hasMask_ = false;
+    bool hasStatistics_ = false; // RendererMesh::statistics given
     std::vector<Span> spans_;
     std::vector<MeshChunk> chunks_;
     std::vector<uint8_t> dirty_;         // chunk written since begin()

@@ -186,6 +186,35 @@ TEST_F(LiveMoveTest, StagedBuffersDrawTheSameBytesAsMappedOnes) {
     EXPECT_TRUE(drawn[0] == drawn[1]) << "the staged frame's bytes differ from the mapped one's";
 }
 
+// The statistics stream: every solved frame writes each vertex's flags, steps and
+// evaluations where the renderer asked, as the headless run counts them.
+TEST_F(LiveMoveTest, StatisticsStreamCountsWhatTheHeadlessRunCounts) {
+    const Mesh sphere = tipSphere(motion_.tools[0], 3, 1.0f);
+    upload(sphere.positions);
+    const std::vector<uint32_t> tris = triangles(sphere);
+    test::TestRenderer::Buffer statistics =
+        renderer_->createBuffer(16 * VkDeviceSize(count_), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
+    std::memset(statistics.mapped, 0xFF, statistics.size);
+    RendererMesh mesh = rendererMesh(tris);
+    mesh.statistics = statistics.buffer;
+    live_ = std::make_unique<LiveMove>(*context_, mesh);
+    live_->begin(stroke_, firstPoses());
+    ASSERT_TRUE(live_->update(lastPoses())) << live_->lastError();
+    frame();
+    std::vector<VertexStatistics> drawn(count_);
+    std::memcpy(drawn.data(), statistics.mapped, 16 * size_t(count_));
+    if (!solver_) solver_ = std::make_unique<GpuSolver>(*context_);
+    const GpuSolution headless = solveOnGpu(*solver_, motion_, sphere.positions, SolverOptions{});
+    const SolveReport live = summarize(drawn);
+    EXPECT_EQ(live.vertices, count_);
+    EXPECT_EQ(live.nonFinite + live.iterationCap + live.minStepClamped, 0u);
+    EXPECT_GT(live.meanEvaluations(), 10.0) << "every vertex of the sphere is integrated";
+    EXPECT_NEAR(live.meanEvaluations(), headless.report.meanEvaluations(), 0.01 * headless.report.meanEvaluations());
+    size_t sameEvaluations = 0;
+    for (uint32_t i = 0; i < count_; ++i) sameEvaluations += drawn[i].evaluations == headless.statistics[i].evaluations;
+    EXPECT_GE(sameEvaluations, size_t(0.99 * count_));
+}
+
 TEST_F(LiveMoveTest, CancelRestoresTheBytesExactly) {
     const Mesh sphere = tipSphere(motion_.tools[0], 2, 1.0f);
     upload(sphere.positions);

@@ -290,6 +290,38 @@ TEST(Viewer, BeforeAfterAndHeatMapKeysChangeWhatIsShownNotTheDrag) {
     EXPECT_LT(coldMoved, coldStill / 4);
 }
 
+// E colours each vertex by the solver's evaluations in the last frame that solved
+// it (RendererMesh::statistics): far from the tip few (the cold end), along the
+// pulled part many; E again gives the clay frame back exactly.
+TEST(Viewer, EvaluationsMapColoursTheSolversWork) {
+    ScratchDir dir;
+    ViewerOptions options = smallRun(dir, 7);
+    options.playbackFrames = 4;
+    options.keyPresses = {{5, 'E'}, {6, 'E'}};
+    options.captureFrames = {4, 5, 6};
+    const ViewerResult result = runViewer(options);
+    EXPECT_EQ(result.validationMessages, 0);
+    EXPECT_TRUE(result.lastError.empty()) << result.lastError;
+    EXPECT_FALSE(result.evaluationsMap);
+    ASSERT_EQ(result.captures.size(), 3u);
+    const RgbaImage& clay = result.captures[0].second;
+    const RgbaImage& evaluations = result.captures[1].second;
+    const size_t pixels = clay.pixels.size() / 4;
+    EXPECT_GT(differingPixels(evaluations, clay), pixels / 50);
+    EXPECT_EQ(differingPixels(result.captures[2].second, clay, 0), 0u) << "E again: the clay, exactly";
+    // Every vertex of the small sphere is integrated, so none is at the dark end,
+    // and the map is not one colour: the work varies over the mesh.
+    size_t warm = 0, cold = 0;
+    for (size_t i = 0; i + 3 < evaluations.pixels.size(); i += 4) {
+        const int r = evaluations.pixels[i], b = evaluations.pixels[i + 2];
+        warm += r > b + 32;
+        cold += b > r + 32;
+    }
+    std::printf("  evaluations map: %zu warm and %zu cold pixels of %zu\n", warm, cold, pixels);
+    EXPECT_GT(warm, 0u);
+    EXPECT_GT(cold, 0u);
+}
+
 TEST(Viewer, GizmoHasTheInnerSphereTheOuterRingAndThreeAxes) {
     const GizmoShape shape{10.0f, 80.0f};
     const std::vector<glm::vec3> triangles = gizmoTriangles(shape);

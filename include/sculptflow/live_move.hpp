@@ -52,6 +52,12 @@ struct RendererMesh {
     // A value scales its vertex's displacement; 0 freezes it bit for bit and costs
     // no solver time. Values are clamped to [0, 1]; NaN freezes.
     ScalarStream mask;
+    // Optional (null buffer): a debug output. Every solved frame writes each vertex
+    // it visits a VertexStatistics (16 bytes: flags, accepted and rejected steps,
+    // evaluations; sculptflow/solve_report.hpp) at byte 16·v of this buffer, which
+    // must hold 16 × vertexCount bytes and have STORAGE_BUFFER_BIT. Vertices of
+    // chunks not solved keep their last values. For heat maps of the solver's work.
+    VkBuffer statistics = VK_NULL_HANDLE;
 };
 
 // Continuous mode's default tolerance for one frame's segment, in voxels: a

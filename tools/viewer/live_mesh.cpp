@@ -52,9 +52,15 @@ LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh
     indices_ = GpuBuffer(context, std::max<VkDeviceSize>(VkDeviceSize(indexCount_) * 4, 16),
                          VK_BUFFER_USAGE_INDEX_BUFFER_BIT, "the triangles");
     if (indexCount_ > 0) std::memcpy(indices_.mapped(), mesh.triangles.data(), size_t(indexCount_) * 4);
+    // The solver's per-vertex statistics, for the evaluations map: 0 until a frame solves.
+    statistics_ = GpuBuffer(context, VkDeviceSize(vertexCount_) * kStatisticsStride,
+                            VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
+                                VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                            "the solver's statistics", BufferMemory::DeviceLocal);
     submitAndWait(context, pool, [&](VkCommandBuffer commands) {
         const VkBufferCopy region{0, 0, bytes};
         vkCmdCopyBuffer(commands, undeformed_.handle(), vertices_.handle(), 1, &region);
+        vkCmdFillBuffer(commands, statistics_.handle(), 0, VK_WHOLE_SIZE, 0);
         memoryBarrier(vk_, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
                       kVertexStages | VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT,
                       kVertexReads | VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_READ_BIT |
@@ -68,6 +74,7 @@ LiveMesh::LiveMesh(Context& context, VkCommandPool pool, const ChunkedMesh& mesh
     renderer.triangles = mesh.triangles;
     renderer.chunks = mesh.chunks;
     renderer.mask = {mask_.handle(), 0, 4};
+    renderer.statistics = statistics_.handle();
     live_ = std::make_unique<LiveMove>(context, renderer, options);
 }
 
@@ -152,6 +159,7 @@ DrawCall LiveMesh::drawCall(bool undeformed) const {
     draw.rest = undeformed_.handle();
     draw.chunkIds = chunkIds_.handle();
     draw.mask = mask_.handle();
+    draw.statistics = statistics_.handle();
     draw.indices = indices_.handle();
     draw.indexCount = indexCount_;
     return draw;

@@ -21,7 +21,8 @@ namespace sculptflow::viewer {
 
 // Owns the vertex buffer (positions and normals interleaved, voxels; vertex,
 // storage and transfer usage, device-local), the chunk ids, the mask (the
-// renderer's, which the solver reads: RendererMesh::mask) and the triangles
+// renderer's, which the solver reads: RendererMesh::mask), the solver's per-vertex
+// statistics (RendererMesh::statistics, for the evaluations map) and the triangles
 // (host-visible), the undeformed vertices (for a reset, the before view and the
 // heat map) and the LiveMove.
 class LiveMesh {
@@ -85,6 +86,7 @@ private:
     GpuBuffer undeformed_;
     GpuBuffer chunkIds_;
     GpuBuffer mask_;
+    GpuBuffer statistics_; // RendererMesh::statistics, read by the evaluations map
     GpuBuffer indices_;
     StrokePlayback playback_;
     std::vector<Pose> poses_; // the tools' latest poses, for their gizmos

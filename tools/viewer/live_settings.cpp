@@ -13,6 +13,7 @@ std::optional<Toggle> toggleForKey(int key) {
     case 'R': return Toggle::Restart;
     case 'B': return Toggle::BeforeAfter;
     case 'H': return Toggle::HeatMap;
+    case 'E': return Toggle::EvaluationsMap;
     default: return std::nullopt;
     }
 }
@@ -44,6 +45,9 @@ ToggleResult applyToggle(LiveSettings& settings, Toggle toggle, size_t tools) {
     case Toggle::HeatMap:
         settings.heatMap = !settings.heatMap;
         return {true, settings.heatMap ? "heat map: displacement" : "heat map off", false};
+    case Toggle::EvaluationsMap:
+        settings.evaluationsMap = !settings.evaluationsMap;
+        return {true, settings.evaluationsMap ? "heat map: evaluations per vertex" : "evaluations map off", false};
     }
     return {};
 }
@@ -56,6 +60,7 @@ std::string describe(const LiveSettings& settings) {
     if (settings.mode == MoveMode::Continuous) add("continuous");
     if (settings.before) add("before");
     if (settings.heatMap) add("heat map");
+    if (settings.evaluationsMap) add("evaluations map");
     return text;
 }
 

@@ -1,6 +1,6 @@
-// What a user changes while the viewer plays (keys X, Y, Z, M, C, R, B, H): mirror
+// What a user changes while the viewer plays (keys X, Y, Z, M, C, R, B, H, E): mirror
 // planes, the mask, and the stroke's mode, each change restarting the drag; and
-// what is shown (before or after, clay or heat map), which plays on.
+// what is shown (before or after, clay or a heat map), which plays on.
 #pragma once
 
 #include <cstddef>
@@ -18,13 +18,14 @@ struct LiveSettings {
     MoveMode mode = MoveMode::Move; // how the stroke's poses are applied
     bool before = false;            // show the undeformed mesh instead of the deformed one
     bool heatMap = false;           // colour by displacement from the undeformed mesh
+    bool evaluationsMap = false;    // colour by the solver's evaluations per vertex (over heatMap)
 };
 
-enum class Toggle { MirrorX, MirrorY, MirrorZ, Mask, Mode, Restart, BeforeAfter, HeatMap };
+enum class Toggle { MirrorX, MirrorY, MirrorZ, Mask, Mode, Restart, BeforeAfter, HeatMap, EvaluationsMap };
 
 // The toggle a key asks for: X, Y, Z mirror across that axis's plane, M the
 // mask, C continuous or move-tool mode, R a restart, B before or after (the
-// undeformed or the deformed mesh), H the heat map. Keys are GLFW key codes,
+// undeformed or the deformed mesh), H the heat map, E the evaluations map. Keys are GLFW key codes,
 // which for letters are their upper-case ASCII; nullopt for any other key.
 std::optional<Toggle> toggleForKey(int key);
 

@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
                  "Windowed by default (GLFW); --headless-frames N renders offscreen without a display.\n"
                  "Keys: X, Y, Z mirror the tool across that plane (its copies' gizmos in blue), M the mask\n"
                  "(frozen parts dark), C continuous or move-tool mode, R restart the drag, B before/after (the\n"
-                 "undeformed mesh or the deformed one), H heat map (each vertex's displacement, blue to red)."};
+                 "undeformed mesh or the deformed one), H heat map (each vertex's displacement, blue to red),\n"
+                 "E evaluations map (the solver's evaluations per vertex, blue to red at 100)."};
     ViewerOptions options;
     std::string checkScreenshot;
     addViewerOptions(app, options, checkScreenshot);

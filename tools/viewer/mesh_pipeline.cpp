@@ -26,15 +26,17 @@ MeshPipeline::MeshPipeline(const Context& context, VkFormat depthFormat) : devic
         layoutInfo.pPushConstantRanges = &range;
         SF_VK_CHECK(vkCreatePipelineLayout(device_, &layoutInfo, nullptr, &layout_));
 
-        const VkVertexInputBindingDescription bindings[4] = {{0, kVertexStride, VK_VERTEX_INPUT_RATE_VERTEX},
+        const VkVertexInputBindingDescription bindings[5] = {{0, kVertexStride, VK_VERTEX_INPUT_RATE_VERTEX},
                                                              {1, 4, VK_VERTEX_INPUT_RATE_VERTEX},
                                                              {2, 4, VK_VERTEX_INPUT_RATE_VERTEX},
-                                                             {3, kVertexStride, VK_VERTEX_INPUT_RATE_VERTEX}};
-        const VkVertexInputAttributeDescription attributes[5] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                             {3, kVertexStride, VK_VERTEX_INPUT_RATE_VERTEX},
+                                                             {4, kStatisticsStride, VK_VERTEX_INPUT_RATE_VERTEX}};
+        const VkVertexInputAttributeDescription attributes[6] = {{0, 0, VK_FORMAT_R32G32B32_SFLOAT, 0},
                                                                  {1, 0, VK_FORMAT_R32G32B32_SFLOAT, kNormalOffset},
                                                                  {2, 1, VK_FORMAT_R32_UINT, 0},
                                                                  {3, 2, VK_FORMAT_R32_SFLOAT, 0},
-                                                                 {4, 3, VK_FORMAT_R32G32B32_SFLOAT, 0}};
+                                                                 {4, 3, VK_FORMAT_R32G32B32_SFLOAT, 0},
+                                                                 {5, 4, VK_FORMAT_R32_UINT, kEvaluationsOffset}};
         pipeline_ = createMeshPipeline(context, {vertexShader_, fragmentShader_, bindings, attributes, layout_,
                                                  renderPass_});
     } catch (...) {
@@ -78,9 +80,10 @@ void MeshPipeline::record(VkCommandBuffer commands, VkFramebuffer framebuffer, V
     constexpr VkShaderStageFlags kStages = VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT;
     if (draw.indexCount > 0) {
         vkCmdPushConstants(commands, layout_, kStages, 0, sizeof(ViewerPushConstants), &draw.push);
-        const VkBuffer buffers[4] = {draw.vertices, draw.chunkIds, draw.mask, draw.rest ? draw.rest : draw.vertices};
-        const VkDeviceSize offsets[4] = {0, 0, 0, 0};
-        vkCmdBindVertexBuffers(commands, 0, 4, buffers, offsets);
+        const VkBuffer buffers[5] = {draw.vertices, draw.chunkIds, draw.mask, draw.rest ? draw.rest : draw.vertices,
+                                     draw.statistics ? draw.statistics : draw.vertices};
+        const VkDeviceSize offsets[5] = {0, 0, 0, 0, 0};
+        vkCmdBindVertexBuffers(commands, 0, 5, buffers, offsets);
         vkCmdBindIndexBuffer(commands, draw.indices, 0, VK_INDEX_TYPE_UINT32);
         vkCmdDrawIndexed(commands, draw.indexCount, 1, 0, 0, 0);
     }
@@ -94,9 +97,12 @@ void MeshPipeline::record(VkCommandBuffer commands, VkFramebuffer framebuffer, V
         ViewerPushConstants push = draw.push;
         push.color = glm::vec4(overlay.color, 0.0f); // one colour: no chunk shades
         vkCmdPushConstants(commands, layout_, kStages, 0, sizeof(ViewerPushConstants), &push);
-        const VkBuffer buffers[4] = {overlay.vertices, overlay.attributes, overlay.attributes, overlay.vertices};
-        const VkDeviceSize offsets[4] = {overlay.vertexOffset, 0, overlay.maskOffset, overlay.vertexOffset};
-        vkCmdBindVertexBuffers(commands, 0, 4, buffers, offsets);
+        // Binding 4 is read but unused (no heat map): the vertices' 24-byte stride covers its 16.
+        const VkBuffer buffers[5] = {overlay.vertices, overlay.attributes, overlay.attributes, overlay.vertices,
+                                     overlay.vertices};
+        const VkDeviceSize offsets[5] = {overlay.vertexOffset, 0, overlay.maskOffset, overlay.vertexOffset,
+                                         overlay.vertexOffset};
+        vkCmdBindVertexBuffers(commands, 0, 5, buffers, offsets);
         vkCmdDraw(commands, overlay.vertexCount, 1, 0, 0);
     }
     vkCmdEndRenderPass(commands);

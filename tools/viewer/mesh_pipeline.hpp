@@ -18,7 +18,11 @@ namespace sculptflow::viewer {
 // float xyz each, 24 bytes a vertex: what the solver and its normals pass write);
 // binding 1 one uint32 per vertex, the vertex's chunk, for its shade; binding 2
 // one float per vertex, its mask (spec §3.5: 1 free, 0 frozen, shown darker);
-// binding 3 the undeformed positions in binding 0's layout, for the heat map.
+// binding 3 the undeformed positions in binding 0's layout, for the heat map;
+// binding 4 the solver's statistics (RendererMesh::statistics, 16 bytes a vertex),
+// whose evaluations count colours the evaluations map.
+inline constexpr uint32_t kStatisticsStride = 16;
+inline constexpr uint32_t kEvaluationsOffset = 12; // VertexStatistics::evaluations
 inline constexpr uint32_t kVertexStride = 24;
 inline constexpr uint32_t kNormalOffset = 12;
 
@@ -28,10 +32,10 @@ struct ViewerPushConstants {
     glm::vec4 eye;   // xyz camera position; w ambient light
     glm::vec4 key;   // xyz towards the key light; w intensity
     glm::vec4 fill;  // the same for the fill light
-    // rgb linear clay colour; w ≥ 0: chunk shade variation; w < 0: the heat map
-    // instead, each vertex coloured by its displacement from binding 3's position,
-    // −w voxels at the top of the scale (viewer.frag: dark blue for none, then
-    // blue, green, yellow, to red).
+    // rgb linear clay colour; w ≥ 0: chunk shade variation; w < 0: a heat map
+    // instead (viewer.frag: dark blue for none, then blue, green, yellow, to red)
+    // with −w at the top of its scale: r = 0, each vertex's displacement from
+    // binding 3's position in voxels; r = 1, its evaluations (binding 4).
     glm::vec4 color;
 };
 static_assert(sizeof(ViewerPushConstants) == 128);
@@ -53,6 +57,7 @@ struct DrawCall {
     VkBuffer chunkIds = VK_NULL_HANDLE; // binding 1
     VkBuffer mask = VK_NULL_HANDLE;     // binding 2
     VkBuffer rest = VK_NULL_HANDLE;     // binding 3: the undeformed vertices, binding 0's layout
+    VkBuffer statistics = VK_NULL_HANDLE; // binding 4: the solver's per-vertex statistics
     VkBuffer indices = VK_NULL_HANDLE;  // uint32 triangles
     uint32_t indexCount = 0;
     ViewerPushConstants push{};

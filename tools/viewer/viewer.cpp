@@ -61,6 +61,10 @@ std::vector<std::vector<glm::vec3>> framedPoints(const std::vector<glm::vec3>& v
     return sets;
 }
 
+// The evaluations map's full scale: red at this many right-hand-side evaluations
+// a vertex or more (bs32's default budget allows 196; a vertex near the tip takes 50–90).
+constexpr float kEvaluationsScale = 100.0f;
+
 // The heat map's full scale, voxels: the farthest a tool's tip travels (at least 1).
 float heatMapScale(const Move& move) {
     double scale = 1.0;
@@ -139,6 +143,7 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     mask_ = inputs.mask.empty() ? paintedMask(chunked.positions) : inChunkOrder(inputs.mask, chunked.originalIndex);
     settings_ = {viewerSymmetry(inputs, options_.inputs), options_.paintMask || !inputs.mask.empty(), inputs.mode};
     settings_.heatMap = options_.heatMap;
+    settings_.evaluationsMap = options_.evaluationsMap;
     undeformed_ = chunked.positions;
     originalIndex_ = chunked.originalIndex;
 
@@ -188,7 +193,7 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     }
     if (!options_.quiet && windowed())
         std::printf("keys: X, Y, Z mirror across that plane, M mask, C continuous/move mode, R restart, B before/"
-                    "after, H heat map (displacement)\n");
+                    "after, H heat map (displacement), E evaluations map\n");
 }
 
 Viewer::~Viewer() {
@@ -214,8 +219,9 @@ void Viewer::updateCamera() {
     push_.eye = glm::vec4(camera.eye, kAmbient);
     push_.key = glm::vec4(toWorld * kKeyDirection, kKey);
     push_.fill = glm::vec4(toWorld * kFillDirection, kFill);
-    push_.color = glm::vec4(srgbToLinear(kClay),
-                            settings_.heatMap ? -heatScale_ : options_.showChunks ? kChunkShade : 0.0f);
+    push_.color = glm::vec4(srgbToLinear(kClay), options_.showChunks ? kChunkShade : 0.0f);
+    if (settings_.evaluationsMap) push_.color = glm::vec4(1.0f, 0.0f, 0.0f, -kEvaluationsScale);
+    else if (settings_.heatMap) push_.color = glm::vec4(0.0f, 0.0f, 0.0f, -heatScale_);
 }
 
 void Viewer::applySettings() {
@@ -368,6 +374,7 @@ ViewerResult Viewer::run() {
     result_.mode = settings_.mode;
     result_.before = settings_.before;
     result_.heatMap = settings_.heatMap;
+    result_.evaluationsMap = settings_.evaluationsMap;
     result_.toolGizmos = gizmoCount_;
     // Back in the input's vertex order.
     if (settings_.mask) {

@@ -30,6 +30,7 @@ struct ViewerResult {
     MoveMode mode = MoveMode::Move;
     bool before = false;           // the undeformed mesh shown at the end (key B)
     bool heatMap = false;          // the heat map shown at the end (key H)
+    bool evaluationsMap = false;   // the evaluations map shown at the end (key E)
     uint32_t toolGizmos = 0;       // tools and mirrored copies drawn in the last frame
     std::vector<float> mask;       // the mask at the end, input vertex order; empty: off
     std::vector<glm::vec3> positions; // voxels, input vertex order (ViewerOptions::readBackPositions)

@@ -68,6 +68,10 @@ void addViewerOptions(CLI::App& app, ViewerOptions& options, std::string& checkS
     app.add_flag("--heat-map", options.heatMap,
                  "Start with the heat map: each vertex coloured by its displacement from the undeformed mesh, "
                  "dark blue for none to red at the tool's travel (key H toggles it, B shows before/after)");
+    app.add_flag("--evaluations-map", options.evaluationsMap,
+                 "Start with the evaluations map: each vertex coloured by the solver's right-hand-side "
+                 "evaluations in the last frame that solved it (RendererMesh::statistics), dark blue for none "
+                 "(culled) to red at 100 or more (key E toggles it; it wins over the heat map)");
     app.add_flag("--quiet", options.quiet, "No line a second on stdout");
     app.add_option("--check-screenshot", checkScreenshot,
                    "Only check that a saved screenshot is not blank (exit status 1 if it is)")

@@ -34,6 +34,7 @@ struct ViewerOptions {
     bool showChunks = false;      // shade each chunk a little lighter or darker
     bool paintMask = false;       // the painted mask preview (paintedMask) on from the start
     bool heatMap = false;         // the heat map (displacement) on from the start (key H toggles it)
+    bool evaluationsMap = false;  // the evaluations map on from the start (key E toggles it)
     bool quiet = false;           // no line a second on stdout
     // Library only (tests): frames whose image is read back into ViewerResult::captures.
     std::vector<uint64_t> captureFrames;

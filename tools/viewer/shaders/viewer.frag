@@ -2,7 +2,8 @@
 // The viewer's fragment stage: two-sided Lambert lighting (key, fill, ambient) of
 // a clay colour, each chunk slightly lighter or darker so that the blocks show,
 // masked (frozen) parts in a dark slate, as sculpting apps show them. With the
-// heat map (push.color.w < 0) the albedo is the displacement's colour instead.
+// heat map (push.color.w < 0) the albedo is the displacement's or the evaluations'
+// colour instead.
 
 layout(push_constant) uniform Push {
     mat4 viewProjection;
@@ -16,7 +17,7 @@ layout(location = 0) in vec3 worldPosition;
 layout(location = 1) in vec3 worldNormal;
 layout(location = 2) flat in uint chunk;
 layout(location = 3) in float mask; // 1 free, 0 frozen
-layout(location = 4) in float heat; // displacement over the heat map's full scale
+layout(location = 4) in float heat; // displacement or evaluations over the heat map's full scale
 
 layout(location = 0) out vec4 outColor;
 
