@@ -16,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include "default_case.hpp"
+#include "gpu_bench_main.hpp"
 #include "gpu_solver.hpp"
 #include "motion.hpp"
 
@@ -143,15 +144,5 @@ void registerAll() {
 } // namespace sculptflow
 
 int main(int argc, char** argv) {
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    try {
-        benchmark::AddCustomContext("device", sculptflow::gpuSolver().context().deviceName());
-    } catch (const std::exception& e) {
-        benchmark::AddCustomContext("device", std::string("unavailable: ") + e.what());
-    }
-    sculptflow::registerAll();
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return sculptflow::runGpuBenchmarks(argc, argv, sculptflow::gpuSolver, sculptflow::registerAll);
 }

@@ -24,6 +24,7 @@
 #include <benchmark/benchmark.h>
 
 #include "default_case.hpp"
+#include "gpu_bench_main.hpp"
 #include "gpu_solver.hpp"
 #include "kelvinlet_reference.hpp"
 #include "kernel_tools.hpp"
@@ -277,15 +278,5 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    try {
-        benchmark::AddCustomContext("device", sculptflow::gpuSolver().context().deviceName());
-    } catch (const std::exception& e) {
-        benchmark::AddCustomContext("device", std::string("unavailable: ") + e.what());
-    }
-    sculptflow::registerAll();
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
+    return sculptflow::runGpuBenchmarks(argc, argv, sculptflow::gpuSolver, sculptflow::registerAll);
 }

@@ -16,13 +16,6 @@
 
 namespace sculptflow {
 
-struct LiveMove::Impl::Span {
-    VkBuffer buffer = VK_NULL_HANDLE;
-    VkDeviceSize begin = 0;          // bytes in the renderer's buffer
-    VkDeviceSize end = 0;
-    VkDeviceSize snapshotOffset = 0; // where it starts in the snapshot
-};
-
 namespace {
 
 constexpr uint32_t kTimestampRing = 8; // frames whose GPU time can be in flight at once
@@ -178,117 +171,6 @@ void LiveMove::Impl::release() {
     if (descriptorPool_) ctx.vk.vkDestroyDescriptorPool(device, descriptorPool_, ctx.allocator);
     timestamps_ = VK_NULL_HANDLE;
     descriptorPool_ = VK_NULL_HANDLE;
-}
-
-void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
-    const Context::Impl& ctx = context_.impl();
-    VkDevice device = context_.device();
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * (kDeformBindingCount - 1) + 4}};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 3;
-    poolInfo.poolSizeCount = 2;
-    poolInfo.pPoolSizes = sizes;
-    SF_VK_CHECK(ctx.vk.vkCreateDescriptorPool(device, &poolInfo, ctx.allocator, &descriptorPool_));
-    auto allocate = [&](VkDescriptorSetLayout layout) {
-        VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        info.descriptorPool = descriptorPool_;
-        info.descriptorSetCount = 1;
-        info.pSetLayouts = &layout;
-        VkDescriptorSet set = VK_NULL_HANDLE;
-        SF_VK_CHECK(ctx.vk.vkAllocateDescriptorSets(device, &info, &set));
-        return set;
-    };
-
-    // A renderer buffer is bound from its offset rounded down to the device's
-    // alignment; the shaders add the rest as a float offset.
-    const VkDeviceSize alignment = context_.properties().limits.minStorageBufferOffsetAlignment;
-    const VkDeviceSize maxRange = context_.properties().limits.maxStorageBufferRange;
-    // elementBytes: 12 for float xyz, 4 for a mask value.
-    auto bindStream = [&](const auto& stream, VkDeviceSize elementBytes, const char* name, uint32_t& floatOffset) {
-        VkDescriptorBufferInfo info{stream.buffer, stream.offset / alignment * alignment, 0};
-        info.range = stream.offset + VkDeviceSize(vertexCount_ - 1) * stream.stride + elementBytes - info.offset;
-        if (info.range > maxRange)
-            throw Error(std::string("mesh.") + name + ": " + std::to_string(info.range) +
-                        " bytes exceed the device's maxStorageBufferRange; split the mesh");
-        floatOffset = uint32_t((stream.offset - info.offset) / 4);
-        return info;
-    };
-    uint32_t positionFloatOffset = 0;
-    const VkDescriptorBufferInfo positions = bindStream(mesh.positions, 12, "positions", positionFloatOffset);
-    const uint32_t positionStride = mesh.positions.stride / 4;
-    const uint32_t snapshotFloatOffset =
-        uint32_t((spans_.front().snapshotOffset + mesh.positions.offset - spans_.front().begin) / 4);
-
-    uint32_t maskFloatOffset = 0;
-    const VkDescriptorBufferInfo mask = hasMask_ ? bindStream(mesh.mask, 4, "mask", maskFloatOffset)
-                                                 : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
-    const uint32_t maskStride = hasMask_ ? mesh.mask.stride / 4 : 0;
-
-    // Move mode reads the snapshot; continuous mode reads the positions it writes,
-    // each invocation its own vertex.
-    deformBinding_ = {allocate(deformPipelines_.setLayout()),
-                      {0, 0, snapshotFloatOffset, positionStride, positionFloatOffset, positionStride,
-                       maskFloatOffset, maskStride},
-                      hasMask_};
-    continuousBinding_ = deformBinding_;
-    continuousBinding_.set = allocate(deformPipelines_.setLayout());
-    continuousBinding_.layout.inputOffset = positionFloatOffset;
-    const VkDescriptorBufferInfo snapshot{snapshot_.handle(), 0, VK_WHOLE_SIZE};
-    if (hasStatistics_ && 16 * VkDeviceSize(vertexCount_) > maxRange)
-        throw Error("mesh.statistics: " + std::to_string(16 * VkDeviceSize(vertexCount_)) +
-                    " bytes exceed the device's maxStorageBufferRange; split the mesh");
-    const VkDescriptorBufferInfo statistics =
-        hasStatistics_ ? VkDescriptorBufferInfo{mesh.statistics, 0, 16 * VkDeviceSize(vertexCount_)}
-                       : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
-    VkDescriptorBufferInfo deformBuffers[2][kDeformBindingCount];
-    VkWriteDescriptorSet writes[2 * kDeformBindingCount + 4];
-    uint32_t writeCount = 0;
-    for (int set = 0; set < 2; ++set) {
-        const VkDescriptorBufferInfo buffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
-                                                  set == 0 ? snapshot : positions,
-                                                  positions,
-                                                  statistics,
-                                                  deformScratch_.buffers()[0],
-                                                  deformScratch_.buffers()[1],
-                                                  deformScratch_.buffers()[2],
-                                                  deformScratch_.buffers()[3],
-                                                  deformScratch_.buffers()[4],
-                                                  mask,
-                                                  {noStatistics_.handle(), 0, VK_WHOLE_SIZE}}; // no volume changes
-        static_assert(std::size(buffers) == kDeformBindingCount);
-        for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
-            deformBuffers[set][i] = buffers[i];
-            VkWriteDescriptorSet& w = writes[writeCount++];
-            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = set == 0 ? deformBinding_.set : continuousBinding_.set;
-            w.dstBinding = i;
-            w.descriptorCount = 1;
-            w.descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w.pBufferInfo = &deformBuffers[set][i];
-        }
-    }
-
-    VkDescriptorBufferInfo normalsBuffers[4];
-    if (hasNormals_) {
-        normalsSet_ = allocate(normalsPipeline_->setLayout());
-        uint32_t normalFloatOffset = 0;
-        normalsBuffers[0] = positions;
-        normalsBuffers[1] = {adjacencyStart_.handle(), 0, VK_WHOLE_SIZE};
-        normalsBuffers[2] = {adjacencyPairs_.handle(), 0, VK_WHOLE_SIZE};
-        normalsBuffers[3] = bindStream(mesh.normals, 12, "normals", normalFloatOffset);
-        normalsLayout_ = {0, 0, positionFloatOffset, positionStride, normalFloatOffset, mesh.normals.stride / 4};
-        for (uint32_t i = 0; i < 4; ++i) {
-            VkWriteDescriptorSet& w = writes[writeCount++];
-            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = normalsSet_;
-            w.dstBinding = i;
-            w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w.pBufferInfo = &normalsBuffers[i];
-        }
-    }
-    ctx.vk.vkUpdateDescriptorSets(device, writeCount, writes, 0, nullptr);
 }
 
 void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode) {

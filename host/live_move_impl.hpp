@@ -36,9 +36,15 @@ struct LiveMove::Impl {
     void setChunkBounds(size_t chunk, const Bounds& bounds);
 
     enum class State { Idle, Moving };
-    struct Span; // a byte range of a renderer buffer and its place in the snapshot
+    // A byte range of a renderer buffer and its place in the snapshot.
+    struct Span {
+        VkBuffer buffer = VK_NULL_HANDLE;
+        VkDeviceSize begin = 0;          // bytes in the renderer's buffer
+        VkDeviceSize end = 0;
+        VkDeviceSize snapshotOffset = 0; // where it starts in the snapshot
+    };
 
-    void createDescriptors(const RendererMesh& mesh);
+    void createDescriptors(const RendererMesh& mesh); // live_move_descriptors.cpp
     void setMotion(std::span<const Pose> posesA, std::span<const Pose> posesB); // move_ from the tools' poses
     void recordSolve(VkCommandBuffer commands, RecordReport& report);
     void recordRestores(VkCommandBuffer commands);
