@@ -64,17 +64,7 @@ public:
             const dvec3 k3 = velocity(x + h * 0.75 * k2, s + 0.75 * h);
             return x + h * (2.0 / 9 * k1 + 1.0 / 3 * k2 + 4.0 / 9 * k3);
         }
-        const dvec3 k2 = velocity(x + h * (1.0 / 5 * k1), s + h / 5);
-        const dvec3 k3 = velocity(x + h * (3.0 / 40 * k1 + 9.0 / 40 * k2), s + 3 * h / 10);
-        const dvec3 k4 = velocity(x + h * (44.0 / 45 * k1 - 56.0 / 15 * k2 + 32.0 / 9 * k3), s + 4 * h / 5);
-        const dvec3 k5 = velocity(x + h * (19372.0 / 6561 * k1 - 25360.0 / 2187 * k2 + 64448.0 / 6561 * k3 -
-                                           212.0 / 729 * k4),
-                                  s + 8 * h / 9);
-        const dvec3 k6 = velocity(x + h * (9017.0 / 3168 * k1 - 355.0 / 33 * k2 + 46732.0 / 5247 * k3 +
-                                           49.0 / 176 * k4 - 5103.0 / 18656 * k5),
-                                  s + h);
-        return x + h * (35.0 / 384 * k1 + 500.0 / 1113 * k3 + 125.0 / 192 * k4 - 2187.0 / 6784 * k5 +
-                        11.0 / 84 * k6);
+        return dp45(x, s, h, k1, false).y;
     }
 
     dvec3 equalSteps(Scheme scheme, dvec3 x, int n) const {
@@ -113,21 +103,7 @@ public:
             const dvec3 error = (halves - full) / 15.0;
             return {x + halves + error, dvec3(0.0), error, 10, false};
         }
-        const dvec3 y = step(Scheme::Dp45, x, s, h);
-        const dvec3 k7 = velocity(y, s + h);
-        // The fifth-order solution minus the fourth: evaluate the stages again (cheap here).
-        const dvec3 k2 = velocity(x + h * (1.0 / 5 * k1), s + h / 5);
-        const dvec3 k3 = velocity(x + h * (3.0 / 40 * k1 + 9.0 / 40 * k2), s + 3 * h / 10);
-        const dvec3 k4 = velocity(x + h * (44.0 / 45 * k1 - 56.0 / 15 * k2 + 32.0 / 9 * k3), s + 4 * h / 5);
-        const dvec3 k5 = velocity(x + h * (19372.0 / 6561 * k1 - 25360.0 / 2187 * k2 + 64448.0 / 6561 * k3 -
-                                           212.0 / 729 * k4),
-                                  s + 8 * h / 9);
-        const dvec3 k6 = velocity(x + h * (9017.0 / 3168 * k1 - 355.0 / 33 * k2 + 46732.0 / 5247 * k3 +
-                                           49.0 / 176 * k4 - 5103.0 / 18656 * k5),
-                                  s + h);
-        const dvec3 error = h * (71.0 / 57600 * k1 - 71.0 / 16695 * k3 + 71.0 / 1920 * k4 -
-                                 17253.0 / 339200 * k5 + 22.0 / 525 * k6 - 1.0 / 40 * k7);
-        return {y, k7, error, 6, true};
+        return dp45(x, s, h, k1, true);
     }
 
     // ∂v/∂x · w, analytic from each Kelvinlet's radial coefficients and their slopes:
@@ -155,6 +131,26 @@ public:
     void configure(const Move& move, const SolverOptions& options) { kernel_ = makeKernel(move, options); }
 
 private:
+    // Dormand–Prince 5(4); with `estimate`, also k7 and the fifth- minus the fourth-order solution.
+    Attempt dp45(const dvec3& x, double s, double h, const dvec3& k1, bool estimate) const {
+        const dvec3 k2 = velocity(x + h * (1.0 / 5 * k1), s + h / 5);
+        const dvec3 k3 = velocity(x + h * (3.0 / 40 * k1 + 9.0 / 40 * k2), s + 3 * h / 10);
+        const dvec3 k4 = velocity(x + h * (44.0 / 45 * k1 - 56.0 / 15 * k2 + 32.0 / 9 * k3), s + 4 * h / 5);
+        const dvec3 k5 = velocity(x + h * (19372.0 / 6561 * k1 - 25360.0 / 2187 * k2 + 64448.0 / 6561 * k3 -
+                                           212.0 / 729 * k4),
+                                  s + 8 * h / 9);
+        const dvec3 k6 = velocity(x + h * (9017.0 / 3168 * k1 - 355.0 / 33 * k2 + 46732.0 / 5247 * k3 +
+                                           49.0 / 176 * k4 - 5103.0 / 18656 * k5),
+                                  s + h);
+        const dvec3 y = x + h * (35.0 / 384 * k1 + 500.0 / 1113 * k3 + 125.0 / 192 * k4 - 2187.0 / 6784 * k5 +
+                                 11.0 / 84 * k6);
+        if (!estimate) return {y, dvec3(0.0), dvec3(0.0), 6, false};
+        const dvec3 k7 = velocity(y, s + h);
+        const dvec3 error = h * (71.0 / 57600 * k1 - 71.0 / 16695 * k3 + 71.0 / 1920 * k4 -
+                                 17253.0 / 339200 * k5 + 22.0 / 525 * k6 - 1.0 / 40 * k7);
+        return {y, k7, error, 6, true};
+    }
+
     dvec3 rk4Increment(const dvec3& y, double s, double h, const dvec3& k1) const {
         const dvec3 k2 = velocity(y + 0.5 * h * k1, s + 0.5 * h);
         const dvec3 k3 = velocity(y + 0.5 * h * k2, s + 0.5 * h);
