@@ -12,7 +12,9 @@
 //   controllers:   the kept controller (the kernel's settings and step limits) and
 //                  three controllers that plan against the final error (issue 21),
 //                  with the spread of a propagated global error estimate against
-//                  the true error. docs/solver.md, "Global error control".
+//                  the true error, and how far the sum of n equal steps'
+//                  estimates is from their final error. docs/solver.md,
+//                  "Global error control".
 //
 // Usage: sculptflow_step_bounds [stroke.bin|.json] [tol] [--controllers]
 //        (default: recorded test0, 0.1)
@@ -260,6 +262,49 @@ ControlOutcome control(const Flow& flow, Method method, Control rule, const dvec
     return out;
 }
 
+// What the embedded estimates say about the final error on the key sphere's ring:
+// per vertex, n equal DP45 steps' true error over the sum of their estimates, and
+// the fewest steps after which every longer plan (up to 6) stays within tol (the
+// oracle without lucky cancellations).
+void estimateSpread(const Move& move, double tol) {
+    const ToolMotion& tool = move.tools.front();
+    SolverOptions options;
+    options.method = Method::Dp45;
+    Flow flow(move);
+    flow.configure(move, options);
+    const Mesh sphere = icosphere(3, glm::vec3(tool.origin), 0.3f * float(tool.outerRadius));
+    const GroundTruth truth = groundTruth(move, sphere.positions);
+    constexpr int kLongest = 6;
+    std::vector<double> ratios[kLongest + 1];
+    double monotone = 0;
+    for (size_t i = 0; i < sphere.positions.size(); ++i) {
+        int fewest = kLongest + 1;
+        for (int n = kLongest; n >= 1; --n) {
+            dvec3 x(sphere.positions[i]), k1 = flow.velocity(x, 0.0);
+            double estimates = 0;
+            for (int k = 0; k < n; ++k) {
+                const Flow::Attempt a = flow.attempt(Method::Dp45, x, double(k) / n, 1.0 / n, k1);
+                estimates += glm::length(a.error);
+                x = a.y;
+                k1 = a.kEnd;
+            }
+            const double error = glm::length(x - truth.positions[i]);
+            ratios[n].push_back(error / estimates);
+            if (error <= tol && fewest == n + 1) fewest = n;
+        }
+        monotone += 1 + 6 * fewest;
+    }
+    std::printf("\ndp45 at 0.30 radii: n equal steps, true error / Σ estimates (min, 5%%, median, 95%%, max)\n");
+    for (int n = 3; n <= 5; ++n) {
+        std::vector<double>& r = ratios[n];
+        std::sort(r.begin(), r.end());
+        auto at = [&](double q) { return r[size_t(q * double(r.size() - 1))]; };
+        std::printf("  n = %d: %.2f %.2f %.2f %.2f %.2f\n", n, at(0), at(0.05), at(0.5), at(0.95), at(1));
+    }
+    std::printf("  fewest equal steps within tol for every longer plan: %.1f evaluations\n",
+                monotone / double(sphere.positions.size()));
+}
+
 void compareControllers(const Move& move, double tol) {
     const ToolMotion& tool = move.tools.front();
     const Control rules[] = {Control::Kept, Control::EqualToEnd, Control::Budget, Control::Global};
@@ -350,7 +395,10 @@ void run(const std::filesystem::path& strokePath, double tol, bool controllers) 
     std::printf("%-6s %-16.1f", "all", meanEqual);
     for (int k = 0; k < 3; ++k) std::printf(" %5.1f / %-7.3f", meanExact[k], worstExact[k]);
     std::printf(" %-16.1f\n", meanBsEqual);
-    if (controllers) compareControllers(move, tol);
+    if (controllers) {
+        compareControllers(move, tol);
+        estimateSpread(move, tol);
+    }
 }
 
 } // namespace
