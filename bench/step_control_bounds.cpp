@@ -277,8 +277,9 @@ void estimateSpread(const Move& move, double tol) {
     constexpr int kLongest = 6;
     std::vector<double> ratios[kLongest + 1];
     double monotone = 0;
+    int oracleCounts[kLongest + 2] = {};
     for (size_t i = 0; i < sphere.positions.size(); ++i) {
-        int fewest = kLongest + 1;
+        int fewest = kLongest + 1, first = kLongest + 1;
         for (int n = kLongest; n >= 1; --n) {
             dvec3 x(sphere.positions[i]), k1 = flow.velocity(x, 0.0);
             double estimates = 0;
@@ -291,7 +292,9 @@ void estimateSpread(const Move& move, double tol) {
             const double error = glm::length(x - truth.positions[i]);
             ratios[n].push_back(error / estimates);
             if (error <= tol && fewest == n + 1) fewest = n;
+            if (error <= tol) first = n;
         }
+        ++oracleCounts[first];
         monotone += 1 + 6 * fewest;
     }
     std::printf("\ndp45 at 0.30 radii: n equal steps, true error / Σ estimates (min, 5%%, median, 95%%, max)\n");
@@ -301,7 +304,10 @@ void estimateSpread(const Move& move, double tol) {
         auto at = [&](double q) { return r[size_t(q * double(r.size() - 1))]; };
         std::printf("  n = %d: %.2f %.2f %.2f %.2f %.2f\n", n, at(0), at(0.05), at(0.5), at(0.95), at(1));
     }
-    std::printf("  fewest equal steps within tol for every longer plan: %.1f evaluations\n",
+    std::printf("  fewest equal steps within tol, share of vertices by count:");
+    for (int n = 1; n <= kLongest + 1; ++n)
+        std::printf(" %d: %.0f%%", n, 100.0 * oracleCounts[n] / double(sphere.positions.size()));
+    std::printf("\n  fewest equal steps within tol for every longer plan: %.1f evaluations\n",
                 monotone / double(sphere.positions.size()));
 }
 
