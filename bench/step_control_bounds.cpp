@@ -52,7 +52,7 @@ SchemeCost describe(Scheme s) { return s == Scheme::Dp45 ? SchemeCost{6, 5.0} : 
 
 class Flow {
 public:
-    explicit Flow(const Move& move) : kernel_(makeKernel(move, SolverOptions{})) {}
+    explicit Flow(const Move& move, const SolverOptions& options = {}) : kernel_(makeKernel(move, options)) {}
 
     dvec3 velocity(const dvec3& x, double s) const {
         return dvec3(kernel_.velocity(glm::vec3(x), float(s), 0xffffffffu));
@@ -108,8 +108,9 @@ public:
         return dp45(x, s, h, k1, true);
     }
 
-    // ∂v/∂x · w, analytic from each Kelvinlet's radial coefficients and their slopes:
-    // the first variation that carries an error made earlier to the end of the move.
+    // ∂v/∂x · w, analytic from each Kelvinlet's radial coefficients and their slopes
+    // (run() makes every tool a Kelvinlet): the first variation, which carries an
+    // error made earlier to the end of the move.
     dvec3 jacobianTimes(const dvec3& x, double s, const dvec3& w) const {
         dvec3 out(0.0);
         for (int i = 0; i < kernel_.toolCount; ++i) {
@@ -130,7 +131,6 @@ public:
         return kernel_.stepLimit(glm::vec3(x), float(s), glm::vec3(k1));
     }
     const kernel::SolverSettings& settings() const { return kernel_.settings; }
-    void configure(const Move& move, const SolverOptions& options) { kernel_ = makeKernel(move, options); }
 
 private:
     // Dormand–Prince 5(4); with `estimate`, also k7 and the fifth- minus the fourth-order solution.
@@ -194,8 +194,9 @@ Outcome exactLocalControl(const Flow& flow, Scheme scheme, const dvec3& x0, cons
 enum class Control {
     Kept,       // the kernel's: err ≤ tol_int·h, first step half the vertex's limit
     EqualToEnd, // the rest of the move in equal steps, the first at the full limit
-    Budget,     // EqualToEnd, accepting err ≤ (tol_int − Σ accepted err)·h/(1 − s)
-    Global,     // EqualToEnd, accepting err ≤ (tol − |δ|)·h/(1 − s) with δ the propagated
+    Budget,     // equal steps to the end from the kept first step, accepting
+                // err ≤ (tol_int − Σ accepted err)·h/(1 − s)
+    Global,     // as Budget, accepting err ≤ (tol − |δ|)·h/(1 − s) with δ the propagated
                 // global error; a vertex whose δ leaves < 5% of tol starts again under Kept
 };
 
@@ -228,6 +229,7 @@ ControlOutcome control(const Flow& flow, Method method, Control rule, const dvec
             const double step = planned ? rest / std::ceil(rest / h * 0.9999) : (h >= rest * 0.9999 ? rest : h);
             const Flow::Attempt a = flow.attempt(method, x, s, step, k1);
             out.evaluations += a.evaluations;
+            // Every rule carries δ, so that Kept reports how well it tracks the true error.
             const dvec3 carried = delta + step * flow.jacobianTimes(x, s, delta);
             double allowed = k.tolerance * step;
             if (r == Control::Budget) allowed = std::max(0.0, k.tolerance - spent) * step / rest;
@@ -268,10 +270,7 @@ ControlOutcome control(const Flow& flow, Method method, Control rule, const dvec
 // oracle without lucky cancellations).
 void estimateSpread(const Move& move, double tol) {
     const ToolMotion& tool = move.tools.front();
-    SolverOptions options;
-    options.method = Method::Dp45;
-    Flow flow(move);
-    flow.configure(move, options);
+    const Flow flow(move, SolverOptions{.method = Method::Dp45});
     const Mesh sphere = icosphere(3, glm::vec3(tool.origin), 0.3f * float(tool.outerRadius));
     const GroundTruth truth = groundTruth(move, sphere.positions);
     constexpr int kLongest = 6;
@@ -321,8 +320,7 @@ void compareControllers(const Move& move, double tol) {
         SolverOptions options;
         options.method = method;
         options.tolerance = tol;
-        Flow flow(move);
-        flow.configure(move, options);
+        const Flow flow(move, options);
         for (float ring : {0.3f, 0.0f}) { // the key sphere's radius, then the whole accuracy set
             double evaluations[4] = {}, worst[4] = {}, fellBack = 0, count = 0;
             double ratioLow = 1e30, ratioHigh = 0;
@@ -416,6 +414,10 @@ int main(int argc, char** argv) {
                  : std::filesystem::path(SCULPTFLOW_DEFAULT_STROKES_DIR) / "test0_righthandstroke.bin";
     const double tol = argc > 2 ? std::atof(argv[2]) : 0.1;
     const bool controllers = argc > 3 && std::string(argv[3]) == "--controllers";
+    if (argc > 4 || (argc > 3 && !controllers)) {
+        std::fprintf(stderr, "usage: sculptflow_step_bounds [stroke.bin|.json] [tol] [--controllers]\n");
+        return 2;
+    }
     if (!(tol > 0.0)) {
         std::fprintf(stderr, "sculptflow_step_bounds: the tolerance must be a positive number of voxels\n");
         return 2;
