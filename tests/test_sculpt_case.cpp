@@ -1,5 +1,5 @@
 // The sculpt-scale built-in case (src/sculpt_blob.cpp): a 655,362-vertex closed,
-// lumpy blob, built fast and deterministically, whose surface the built-in
+// lumpy blob, built deterministically, whose surface the built-in
 // stroke's tool starts on, with most of it out of the tool's reach.
 #include <algorithm>
 #include <chrono>
@@ -16,12 +16,6 @@
 namespace sculptflow {
 namespace {
 
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-constexpr bool kTimed = false; // sanitizers slow it several times over
-#else
-constexpr bool kTimed = true;
-#endif
-
 // Built once for the whole file: the checks below share it.
 const Mesh& blob() {
     static const Mesh mesh = sculptMesh(defaultStroke());
@@ -30,7 +24,8 @@ const Mesh& blob() {
 
 bool finite(const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
 
-TEST(SculptCase, IsSculptScaleAndBuiltFast) {
+// The build time is printed, not asserted: timing belongs in benchmarks.
+TEST(SculptCase, IsSculptScaleAndDeterministic) {
     const Stroke stroke = defaultStroke();
     const auto start = std::chrono::steady_clock::now();
     const Mesh mesh = sculptMesh(stroke);
@@ -43,7 +38,6 @@ TEST(SculptCase, IsSculptScaleAndBuiltFast) {
     EXPECT_TRUE(std::all_of(mesh.faceSizes.begin(), mesh.faceSizes.end(), [](uint32_t n) { return n == 3; }));
     EXPECT_EQ(mesh.faceIndices.size(), 3 * mesh.faceSizes.size());
     EXPECT_TRUE(mesh.mask.empty());
-    if (kTimed) EXPECT_LT(seconds, 2.0) << "a level-8 blob should take well under a second";
 
     // Deterministic: a second build is the same, bit for bit.
     ASSERT_EQ(mesh.positions.size(), blob().positions.size());
