@@ -42,7 +42,9 @@ TEST(DeformSizing, WorkgroupsAreWholeSubgroupsWithinTheLimits) {
         const DeformSizing s = chooseDeformSizing(c.subgroup, limits(c.maxSize, c.maxSize), c.type);
         EXPECT_EQ(s.workgroupSize, c.workgroup) << c.device;
         EXPECT_EQ(s.verticesPerLane, c.perLane) << c.device;
-        if (c.subgroup) EXPECT_EQ(s.workgroupSize % std::min(c.subgroup, c.maxSize), 0u) << c.device;
+        if (c.subgroup) {
+            EXPECT_EQ(s.workgroupSize % std::min(c.subgroup, c.maxSize), 0u) << c.device;
+        }
         EXPECT_EQ(s.blockVertices(), s.workgroupSize * std::max(s.verticesPerLane / 4, 1u)) << c.device;
     }
 }

@@ -43,7 +43,9 @@ TEST(BufferPlacement, AutoIsResolvedForTheDevice) {
                 bufferPlacementName(placement), (unsigned long long)context.deviceHeapAvailable());
     EXPECT_NE(placement, BufferPlacement::Auto);
     // lavapipe's one heap is host-visible, device-local system memory.
-    if (context.deviceName().find("llvmpipe") != std::string::npos) EXPECT_EQ(placement, BufferPlacement::Mapped);
+    if (context.deviceName().find("llvmpipe") != std::string::npos) {
+        EXPECT_EQ(placement, BufferPlacement::Mapped);
+    }
     EXPECT_GT(context.deviceHeapAvailable(), 0u);
     EXPECT_STREQ(bufferPlacementName(BufferPlacement::Staged), "staged");
 }
