@@ -316,6 +316,17 @@ void compareControllers(const Move& move, double tol) {
     std::printf("\ncontrollers, evaluations per vertex / worst error (voxel); |δ|/error over vertices with error > tol/5\n");
     std::printf("%-7s %-6s %-15s %-16s %-16s %-16s %-16s %s\n", "method", "radii", "kept", "|δ|/error",
                 "equal to end", "budget", "global", "fell back");
+    struct Ring {
+        float radius;
+        Mesh sphere;
+        GroundTruth truth;
+    };
+    std::vector<Ring> rings;
+    for (float r : kRings) {
+        Mesh sphere = icosphere(3, glm::vec3(tool.origin), r * float(tool.outerRadius));
+        GroundTruth truth = groundTruth(move, sphere.positions);
+        rings.push_back({r, std::move(sphere), std::move(truth)});
+    }
     for (Method method : {Method::Dp45, Method::Bs32, Method::Rk4Double}) {
         SolverOptions options;
         options.method = method;
@@ -324,10 +335,10 @@ void compareControllers(const Move& move, double tol) {
         for (float ring : {0.3f, 0.0f}) { // the key sphere's radius, then the whole accuracy set
             double evaluations[4] = {}, worst[4] = {}, fellBack = 0, count = 0;
             double ratioLow = 1e30, ratioHigh = 0;
-            for (float r : kRings) {
-                if (ring > 0.0f && r != ring) continue;
-                const Mesh sphere = icosphere(3, glm::vec3(tool.origin), r * float(tool.outerRadius));
-                const GroundTruth truth = groundTruth(move, sphere.positions);
+            for (const Ring& r : rings) {
+                if (ring > 0.0f && r.radius != ring) continue;
+                const Mesh& sphere = r.sphere;
+                const GroundTruth& truth = r.truth;
                 for (size_t i = 0; i < sphere.positions.size(); ++i) {
                     for (int c = 0; c < 4; ++c) {
                         const ControlOutcome o = control(flow, method, rules[c], dvec3(sphere.positions[i]),
