@@ -18,6 +18,7 @@
 
 #include "context.hpp"
 #include "default_case.hpp"
+#include "gpu_bench_main.hpp"
 #include "gpu_buffer.hpp"
 #include "context_impl.hpp"
 #include "live_move.hpp"
@@ -184,4 +185,8 @@ BENCHMARK_CAPTURE(firstGrab, warm_pipeline_cache, true)->UseManualTime()->Iterat
 } // namespace
 } // namespace sculptflow
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    using namespace sculptflow;
+    return runGpuBenchmarks(
+        argc, argv, [] { return Context(ContextOptions{.validation = false}).deviceName(); }, [] {});
+}

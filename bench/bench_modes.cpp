@@ -144,5 +144,6 @@ void registerAll() {
 } // namespace sculptflow
 
 int main(int argc, char** argv) {
-    return sculptflow::runGpuBenchmarks(argc, argv, sculptflow::gpuSolver, sculptflow::registerAll);
+    return sculptflow::runGpuBenchmarks(
+        argc, argv, [] { return sculptflow::gpuSolver().context().deviceName(); }, sculptflow::registerAll);
 }

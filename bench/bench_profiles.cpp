@@ -278,5 +278,6 @@ int main(int argc, char** argv) {
             return 1;
         }
     }
-    return sculptflow::runGpuBenchmarks(argc, argv, sculptflow::gpuSolver, sculptflow::registerAll);
+    return sculptflow::runGpuBenchmarks(
+        argc, argv, [] { return sculptflow::gpuSolver().context().deviceName(); }, sculptflow::registerAll);
 }

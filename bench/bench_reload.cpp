@@ -10,6 +10,7 @@
 #include <benchmark/benchmark.h>
 
 #include "default_case.hpp"
+#include "gpu_bench_main.hpp"
 #include "gpu_solver.hpp"
 #include "shader_compiler.hpp"
 #include "hot_reload.hpp"
@@ -70,4 +71,8 @@ BENCHMARK(BM_SaveToResults)->UseManualTime()->Unit(benchmark::kMillisecond)->Ite
 } // namespace
 } // namespace sculptflow
 
-BENCHMARK_MAIN();
+int main(int argc, char** argv) {
+    using namespace sculptflow;
+    return runGpuBenchmarks(
+        argc, argv, [] { return Context(ContextOptions{.validation = false}).deviceName(); }, [] {});
+}

@@ -129,6 +129,7 @@ TEST(Bench, PartlyActiveWorkloadIsTheBallPlusCulledVertices) {
 
 // One record per measurement, every field there, figures consistent with the solver.
 TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
+    SF_REQUIRE_VULKAN();
     test::ScratchDir dir;
     const std::filesystem::path out = dir / "bench.json", chart = dir / "scaling.svg";
     ASSERT_NO_THROW(runBench({"--quick", "--no-chart", "--method-sizes", "1000", "--sizes", "1000,20000",

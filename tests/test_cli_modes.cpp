@@ -205,6 +205,7 @@ void expectRunStatistics(const nlohmann::json& j, const char* mode, size_t segme
 }
 
 TEST_F(CliModes, ContinuousBuiltInCaseWritesPerSegmentStatistics) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const auto stats = dir / "stats.json", out = dir / "out.ply";
     run({"deform", "--built-in", "sphere", "--mode", "continuous", "--stats", stats.string(), "--out", out.string()});
@@ -224,6 +225,7 @@ TEST_F(CliModes, ContinuousBuiltInCaseWritesPerSegmentStatistics) {
 }
 
 TEST_F(CliModes, ContinuousCpuReferenceWritesTheSameShape) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
     writeMesh(smallSphere(), mesh);
@@ -236,6 +238,7 @@ TEST_F(CliModes, ContinuousCpuReferenceWritesTheSameShape) {
 // validate --mode continuous against the chained double reference, with a mask
 // and symmetry too: CPU and GPU within the whole stroke's tolerance.
 TEST_F(CliModes, ValidateContinuousWithMaskAndSymmetryPasses) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const Mesh sphere = smallSphere();
     const auto mesh = dir / "sphere.obj", mask = dir / "mask.txt";
@@ -285,6 +288,7 @@ TEST_F(CliModes, ValidateContinuousWithMaskAndSymmetryPasses) {
 // Masks.
 
 TEST_F(CliModes, MaskFileZerosLeaveVerticesBitIdentical) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const Mesh sphere = smallSphere();
     const std::vector<float> mask = halfMask(sphere);
@@ -316,6 +320,7 @@ TEST_F(CliModes, MaskFileZerosLeaveVerticesBitIdentical) {
 }
 
 TEST_F(CliModes, PlyMaskPropertyRoundTripsAndIsUsed) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     // sculptflow sphere writes the mask into the PLY (and as text); both read back the same.
     const auto ply = dir / "masked.ply", text = dir / "mask.txt";
@@ -391,6 +396,7 @@ std::vector<size_t> mirrorPartners(const std::vector<glm::vec3>& positions, floa
 }
 
 TEST_F(CliModes, SymmetryFlagMirrorsTheToolAndKeepsASymmetricMeshSymmetric) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     // A sphere whose centre is on the mirror plane, the tool at its surface off the plane.
     const Stroke stroke = defaultStroke();
@@ -430,6 +436,7 @@ TEST_F(CliModes, SymmetryFlagMirrorsTheToolAndKeepsASymmetricMeshSymmetric) {
 }
 
 TEST_F(CliModes, SymmetryFlagAppliesToARecordedStroke) {
+    SF_REQUIRE_VULKAN();
     SF_REQUIRE_RECORDING(path, "test1_lefthandstroke.bin");
     ScratchDir dir;
     const auto stats = dir / "stats.json";
@@ -445,6 +452,7 @@ TEST_F(CliModes, SymmetryFlagAppliesToARecordedStroke) {
 }
 
 TEST_F(CliModes, RenderComparesModesAndShowsTheMask) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const Mesh sphere = smallSphere();
     const auto mesh = dir / "sphere.obj", mask = dir / "mask.txt", png = dir / "modes.png";

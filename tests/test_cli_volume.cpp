@@ -82,6 +82,7 @@ std::string mixedStroke() {
 }
 
 TEST_F(CliVolume, DeformStatsAgreeWithThePlyProperty) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const auto out = dir / "out.ply", stats = dir / "stats.json";
     // The built-in sphere with a truncated affine tool: J spreads on both sides of 1, and folds.
@@ -120,6 +121,7 @@ TEST_F(CliVolume, DeformStatsAgreeWithThePlyProperty) {
 }
 
 TEST_F(CliVolume, PlyPropertyRoundTripsAndObjHasNone) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     Mesh mesh = smallSphere(defaultStroke());
     mesh.volumeChange.resize(mesh.positions.size());
@@ -141,6 +143,7 @@ TEST_F(CliVolume, PlyPropertyRoundTripsAndObjHasNone) {
 }
 
 TEST_F(CliVolume, RecordedAffineFoldsAndAffineFlowDoesNot) {
+    SF_REQUIRE_VULKAN();
     SF_REQUIRE_RECORDING(stroke, "test0_righthandstroke.bin");
     ScratchDir dir;
     const auto mesh = dir / "sphere.ply";
@@ -164,6 +167,7 @@ TEST_F(CliVolume, RecordedAffineFoldsAndAffineFlowDoesNot) {
 }
 
 TEST_F(CliVolume, RenderShowsFoldsInBlack) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const auto mesh = dir / "sphere.ply", png = dir / "volume.png";
     writeMesh(smallSphere(defaultStroke()), mesh);
@@ -188,6 +192,7 @@ TEST_F(CliVolume, RenderShowsFoldsInBlack) {
 }
 
 TEST_F(CliVolume, MixedAffineStrokeIsRefusedAndWritesNothing) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const auto mesh = dir / "sphere.ply", stroke = dir / "mixed.json";
     writeMesh(smallSphere(defaultStroke()), mesh);

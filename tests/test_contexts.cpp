@@ -49,6 +49,7 @@ size_t physicalDeviceCount(const Context& context) {
 }
 
 TEST(Contexts, TwoOnTwoThreadsSolveTheBuiltInCase) {
+    SF_REQUIRE_VULKAN();
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
@@ -87,6 +88,7 @@ TEST(Contexts, TwoOnTwoThreadsSolveTheBuiltInCase) {
 }
 
 TEST(Contexts, AdoptsAnotherContextsDeviceWithItsEntryPoint) {
+    SF_REQUIRE_VULKAN();
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
@@ -130,6 +132,7 @@ PFN_vkVoidFunction VKAPI_CALL recordingDeviceProcAddr(VkDevice device, const cha
 }
 
 TEST(Contexts, PipelinesGoThroughTheRenderersCache) {
+    SF_REQUIRE_VULKAN();
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
@@ -165,6 +168,7 @@ TEST(Contexts, PipelinesGoThroughTheRenderersCache) {
 }
 
 TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
+    SF_REQUIRE_VULKAN();
     const Stroke stroke = defaultStroke();
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
     Context owner(ContextOptions{.validation = true});
@@ -216,6 +220,7 @@ TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
 PFN_vkVoidFunction VKAPI_CALL knowsNothing(VkInstance, const char*) { return nullptr; }
 
 TEST(Contexts, BadLoadersAreNamed) {
+    SF_REQUIRE_VULKAN();
     EXPECT_TRUE(test::failsWith([] { Context c(ContextOptions{.loader = {.library = "libvulkan-nowhere.so.1"}}); },
                                 {"cannot open the Vulkan loader", "libvulkan-nowhere.so.1"}));
     EXPECT_TRUE(test::failsWith([] { Context c(ContextOptions{.loader = {.getInstanceProcAddr = knowsNothing}}); },
@@ -231,6 +236,7 @@ TEST(Contexts, BadLoadersAreNamed) {
 }
 
 TEST(Contexts, BadAdoptedDevicesAreNamed) {
+    SF_REQUIRE_VULKAN();
     Context owner(ContextOptions{.validation = true});
     const AdoptedDevice good = adoptedFrom(owner);
     AdoptedDevice noQueue = good;
@@ -288,6 +294,7 @@ void* VKAPI_CALL countedReallocate(void* user, void* original, size_t size, size
 }
 
 TEST(Contexts, AllocationCallbacksSeeEveryObject) {
+    SF_REQUIRE_VULKAN();
     Allocations allocations;
     const VkAllocationCallbacks callbacks{&allocations, countedAllocate, countedReallocate, countedFree, nullptr,
                                           nullptr};
@@ -327,6 +334,7 @@ PFN_vkVoidFunction VKAPI_CALL recordingProcAddr(VkInstance instance, const char*
 }
 
 TEST(Contexts, ObjectsGetTheRenderersNamePrefix) {
+    SF_REQUIRE_VULKAN();
     Context loader; // opens the system loader: its entry point is the one to forward to
     gForward = vkFunctions(loader).vkGetInstanceProcAddr;
     gNames.clear();

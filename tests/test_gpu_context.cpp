@@ -12,6 +12,7 @@ namespace sculptflow {
 namespace {
 
 TEST(GpuContext, CreatesHeadlessWithValidation) {
+    SF_REQUIRE_VULKAN();
     Context context(ContextOptions{.validation = true});
     EXPECT_TRUE(context.validationEnabled());
     EXPECT_NE(context.device(), VK_NULL_HANDLE);
@@ -22,6 +23,7 @@ TEST(GpuContext, CreatesHeadlessWithValidation) {
 }
 
 TEST(GpuContext, DeviceChosenByIndexOrName) {
+    SF_REQUIRE_VULKAN();
     std::string name;
     {
         Context first(ContextOptions{.validation = true, .device = "0"});
@@ -32,12 +34,14 @@ TEST(GpuContext, DeviceChosenByIndexOrName) {
 }
 
 TEST(GpuContext, UnknownDeviceIsRefusedWithTheList) {
+    SF_REQUIRE_VULKAN();
     if (std::getenv("SCULPTFLOW_DEVICE")) GTEST_SKIP() << "SCULPTFLOW_DEVICE overrides the option";
     EXPECT_TRUE(test::failsWith([] { Context c(ContextOptions{.device = "no-such-gpu-42"}); },
                                 {"no-such-gpu-42", "devices:"}));
 }
 
 TEST(GpuContext, ValidationMessagesBecomeErrors) {
+    SF_REQUIRE_VULKAN();
     Context context(ContextOptions{.validation = true});
     // A deliberately invalid call: a buffer of size 0.
     VkBufferCreateInfo info{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};

@@ -21,6 +21,7 @@ std::vector<glm::vec3> sphere(const Move& move, int subdivisions) {
 }
 
 TEST(GpuFaults, ExhaustedMemoryBudgetFailsBeforeDispatchAndKeepsTheMesh) {
+    SF_REQUIRE_VULKAN();
     const Move move = moveToolMotion(defaultStroke());
     const std::vector<glm::vec3> start = sphere(move, 3); // 642 vertices: 7,704 bytes per position buffer
     // Room for the solver's own buffers and the mesh (with its compaction scratch),

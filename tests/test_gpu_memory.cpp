@@ -37,6 +37,7 @@ SolverOptions withVolumeChange() {
 }
 
 TEST(BufferPlacement, AutoIsResolvedForTheDevice) {
+    SF_REQUIRE_VULKAN();
     Context context(validated(BufferPlacement::Auto));
     const BufferPlacement placement = context.bufferPlacement();
     std::printf("  %s: buffers %s, %llu bytes available in the device-local heap\n", context.deviceName().c_str(),
@@ -53,6 +54,7 @@ TEST(BufferPlacement, AutoIsResolvedForTheDevice) {
 // Staged buffers are device-local only, and every upload and readback goes
 // through staging copies; the results are the mapped path's, bit for bit.
 TEST(BufferPlacement, StagedRunsMatchMappedOnesBitForBit) {
+    SF_REQUIRE_VULKAN();
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<Move> segments = continuousMotions(stroke);
@@ -89,6 +91,7 @@ TEST(BufferPlacement, StagedRunsMatchMappedOnesBitForBit) {
 // What the README promises a mesh holds, staged as mapped: 32 bytes a vertex;
 // staging buffers are held only while a transfer runs.
 TEST(BufferPlacement, StagedMeshHoldsWhatTheReadmeSays) {
+    SF_REQUIRE_VULKAN();
     Context context(validated(BufferPlacement::Staged));
     GpuSolver solver(context);
     const Move move = moveToolMotion(defaultStroke());
@@ -112,6 +115,7 @@ TEST(BufferPlacement, StagedMeshHoldsWhatTheReadmeSays) {
 // A mesh that cannot fit is refused before anything is allocated, naming the
 // bytes it needs and the heap's available bytes; the context stays usable.
 TEST(HeapCheck, AMeshLargerThanTheHeapIsRefusedByName) {
+    SF_REQUIRE_VULKAN();
     Context context(validated(BufferPlacement::Auto));
     const Move move = moveToolMotion(defaultStroke());
     const std::vector<glm::vec3> start = ballAroundTip(move.tools.front(), 100'000, 2.0f, 5);
@@ -144,6 +148,7 @@ TEST(HeapCheck, AMeshLargerThanTheHeapIsRefusedByName) {
 // mark loops over more listed blocks than it has workgroups. Results equal the
 // unsplit run's bit for bit, and synchronization validation stays silent.
 TEST(DispatchSplits, ASmallLimitSplitsEveryPassAndChangesNothing) {
+    SF_REQUIRE_VULKAN();
     test::TestRenderer renderer; // synchronization validation on, except under ASan
     Context split(renderer.adopted());
     Context whole(validated(BufferPlacement::Auto));

@@ -59,6 +59,7 @@ uint32_t headerWord(const std::string& bytes, size_t offset) {
 }
 
 TEST(PipelineCacheFile, FirstRunWritesItAndTheNextReadsIt) {
+    SF_REQUIRE_VULKAN();
     test::ScratchDir dir;
     const auto file = dir / "pipelines.cache";
     const CachedRun uncached = solveWithCache({});
@@ -79,6 +80,7 @@ TEST(PipelineCacheFile, FirstRunWritesItAndTheNextReadsIt) {
 }
 
 TEST(PipelineCacheFile, CorruptTruncatedAndForeignFilesAreIgnoredWithAWarning) {
+    SF_REQUIRE_VULKAN();
     test::ScratchDir dir;
     const auto file = dir / "pipelines.cache";
     const CachedRun good = solveWithCache(file);
@@ -110,6 +112,7 @@ TEST(PipelineCacheFile, CorruptTruncatedAndForeignFilesAreIgnoredWithAWarning) {
 }
 
 TEST(PipelineCacheFile, AnUnwritablePathIsAWarningNotAFailure) {
+    SF_REQUIRE_VULKAN();
     const CachedRun uncached = solveWithCache({});
     const CachedRun run = solveWithCache("/nonexistent-sculptflow-directory/pipelines.cache");
     EXPECT_NE(run.stderrText.find("cannot be written"), std::string::npos) << run.stderrText;
@@ -117,6 +120,7 @@ TEST(PipelineCacheFile, AnUnwritablePathIsAWarningNotAFailure) {
 }
 
 TEST(PipelineCacheFile, DeformWritesItReadsItAndIgnoresACorruptOne) {
+    SF_REQUIRE_VULKAN();
     test::ScratchDir dir;
     const std::string cache = (dir / "pipelines.cache").string();
     auto deform = [&](const std::string& out) {

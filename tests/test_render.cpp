@@ -127,6 +127,7 @@ size_t countInPanels(const RgbaImage& image, glm::vec3 color) {
 }
 
 TEST_F(Render, ShadedImageShowsTheLitShapeAndTheMove) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const RgbaImage image = render(inputs(writeSmallCase(dir, defaultStroke())), dir / "shaded.png");
     ASSERT_EQ(image.width, kWidth);
@@ -155,6 +156,7 @@ TEST_F(Render, ShadedImageShowsTheLitShapeAndTheMove) {
 }
 
 TEST_F(Render, StillToolGivesIdenticalHalves) {
+    SF_REQUIRE_VULKAN();
     Stroke stroke = defaultStroke();
     for (Pose& pose : stroke.tools[0].poses) {
         const double time = pose.time;
@@ -170,6 +172,7 @@ TEST_F(Render, StillToolGivesIdenticalHalves) {
 }
 
 TEST_F(Render, FlagsShowCulledVerticesInTheirColour) {
+    SF_REQUIRE_VULKAN();
     // An affine tool moves nothing beyond its outer radius: a second sphere
     // behind the tool, clear of it, is culled whole.
     Stroke stroke = defaultStroke();
@@ -194,6 +197,7 @@ TEST_F(Render, FlagsShowCulledVerticesInTheirColour) {
 }
 
 TEST_F(Render, NonFiniteVertexStillShowsItsFlagColour) {
+    SF_REQUIRE_VULKAN();
     Context context(ContextOptions{.validation = true});
     MeshRenderer renderer(context);
     Mesh sphere = icosphere(2, glm::vec3(0.0f), 1.0f);
@@ -218,6 +222,7 @@ TEST_F(Render, NonFiniteVertexStillShowsItsFlagColour) {
 }
 
 TEST_F(Render, RefusesAnOutputThatIsNotPngBeforeAnyWork) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     test::writeFile(dir / "broken.json", "{");
     const std::vector<std::string> broken = {"--stroke", (dir / "broken.json").string()};
@@ -229,6 +234,7 @@ TEST_F(Render, RefusesAnOutputThatIsNotPngBeforeAnyWork) {
 }
 
 TEST_F(Render, RefusesABadSize) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     for (const char* size : {"12x", "800", "0x400", "100000x100", "64x-3"}) {
         CLI::App app;
@@ -240,6 +246,7 @@ TEST_F(Render, RefusesABadSize) {
 }
 
 TEST_F(Render, RampGetsLighterAndFlagColoursDiffer) {
+    SF_REQUIRE_VULKAN();
     auto lightness = [](glm::vec3 c) { return 0.2126f * c.r + 0.7152f * c.g + 0.0722f * c.b; };
     for (int i = 1; i <= 64; ++i)
         EXPECT_GT(lightness(cli::rampColor(float(i) / 64.0f)), lightness(cli::rampColor(float(i - 1) / 64.0f))) << i;

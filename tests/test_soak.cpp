@@ -50,6 +50,7 @@ Stroke reversed(const Stroke& stroke) {
 }
 
 TEST(Soak, ReplayedStrokeKeepsMemoryFlatAndLandsOnTheHeadlessShape) {
+    SF_REQUIRE_VULKAN();
     Stroke stroke = defaultStroke();
     std::string source = "the built-in stroke";
     if (auto recording = test::recordedStroke("test0_righthandstroke.bin")) {

@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include "context.hpp"
 #include "error.hpp"
 
 namespace sculptflow::test {
@@ -49,6 +50,27 @@ inline std::optional<std::filesystem::path> recordedStroke(const std::string& na
                                   << ::sculptflow::test::strokesDir()                    \
                                   << " (set SCULPTFLOW_STROKES to its directory)";       \
     const std::filesystem::path var = *var##Found
+
+// Why no Vulkan device can be opened here (no driver, no device: the loader's or
+// the library's message), probed once per process; nullopt when one can.
+inline const std::optional<std::string>& vulkanUnavailable() {
+    static const std::optional<std::string> why = []() -> std::optional<std::string> {
+        try {
+            Context probe(ContextOptions{.validation = false});
+            return std::nullopt;
+        } catch (const std::exception& e) {
+            return std::string(e.what());
+        }
+    }();
+    return why;
+}
+
+// Skips the current test, with one clear message, on a machine without a Vulkan device.
+#define SF_REQUIRE_VULKAN()                                                                     \
+    do {                                                                                        \
+        if (const auto& why_ = ::sculptflow::test::vulkanUnavailable())                         \
+            GTEST_SKIP() << "no Vulkan device here (" << *why_ << "): the GPU tests are skipped"; \
+    } while (0)
 
 // Writes bytes to a file, failing the test if that is impossible.
 inline void writeFile(const std::filesystem::path& path, const std::string& bytes) {

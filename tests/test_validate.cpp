@@ -148,6 +148,7 @@ class ValidateRecording : public testing::TestWithParam<const char*> {};
 // On the built-in sphere with 2,562 vertices instead of 10,242, to stay fast; the
 // full-size sphere runs through the command line below.
 TEST_P(ValidateRecording, KelvinletPassesWithDefaultThresholds) {
+    SF_REQUIRE_VULKAN();
     SF_REQUIRE_RECORDING(path, GetParam());
     cli::MoveInputArgs args;
     args.strokePath = path.string();
@@ -173,6 +174,7 @@ INSTANTIATE_TEST_SUITE_P(Validate, ValidateRecording,
                          });
 
 TEST(Validate, LooseToleranceFailsTheTruthCheck) {
+    SF_REQUIRE_VULKAN();
     cli::ValidationThresholds thresholds;
     thresholds.truth = 0.1;
     cli::ValidationReport report = validateInputs({}, Method::Bs32, 3.0, thresholds, 4);
@@ -183,6 +185,7 @@ TEST(Validate, LooseToleranceFailsTheTruthCheck) {
 }
 
 TEST(Validate, BuiltInCasePassesThroughTheCliAndWritesJson) {
+    SF_REQUIRE_VULKAN();
     test::ScratchDir dir;
     const auto json = dir / "validate.json";
     ASSERT_NO_THROW(runCli({"validate", "--json", json.string()}));
@@ -217,6 +220,7 @@ TEST(Validate, BuiltInCasePassesThroughTheCliAndWritesJson) {
 }
 
 TEST(Validate, LooseToleranceExitsWithStatus1AndTheJsonNamesTheCheck) {
+    SF_REQUIRE_VULKAN();
     test::ScratchDir dir;
     const auto mesh = writeSmallSphere(dir);
     const auto json = dir / "validate.json";

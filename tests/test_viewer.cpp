@@ -116,6 +116,7 @@ double maxDisplacement(const std::vector<glm::vec3>& undeformed, const std::vect
 }
 
 TEST(Viewer, HeadlessRunDrawsTheDeformedMeshWithoutValidationMessages) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     ViewerOptions options = smallRun(dir, 5); // grab, three drag frames, release at the stroke's end
     options.screenshot = (dir / "last.png").string();
@@ -151,6 +152,7 @@ TEST(Viewer, HeadlessRunDrawsTheDeformedMeshWithoutValidationMessages) {
 }
 
 TEST(Viewer, SymmetryMirrorsTheDragAboutTheMeshCentreAndDrawsTheCopy) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     ViewerOptions options = smallRun(dir, 5);
     useStrokeOnMirrorPlane(dir, options);
@@ -172,6 +174,7 @@ TEST(Viewer, SymmetryMirrorsTheDragAboutTheMeshCentreAndDrawsTheCopy) {
 }
 
 TEST(Viewer, PaintedMaskFreezesItsHalfBitForBitAndShowsItDark) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     ViewerOptions options = smallRun(dir, 5);
     options.paintMask = true; // --paint-mask
@@ -203,6 +206,7 @@ TEST(Viewer, PaintedMaskFreezesItsHalfBitForBitAndShowsItDark) {
 }
 
 TEST(Viewer, KeysMirrorAndSwitchToContinuousModeMidDragOfAMaskFromAFile) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     // Frames 0 grab, 1 drag; keys before frame 2 cancel the drag (frame 2 restores),
     // frame 3 resets and grabs, 4–6 drag (6 releases) in continuous mode.
@@ -244,6 +248,7 @@ TEST(Viewer, KeysMirrorAndSwitchToContinuousModeMidDragOfAMaskFromAFile) {
 }
 
 TEST(Viewer, BeforeAfterAndHeatMapKeysChangeWhatIsShownNotTheDrag) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     // Frames 0 grab, 1–3 drag (3 releases), then the committed shape holds. B before
     // frame 5 shows the undeformed mesh, B before 6 the deformed one again, H before
@@ -294,6 +299,7 @@ TEST(Viewer, BeforeAfterAndHeatMapKeysChangeWhatIsShownNotTheDrag) {
 // it (RendererMesh::statistics): far from the tip few (the cold end), along the
 // pulled part many; E again gives the clay frame back exactly.
 TEST(Viewer, EvaluationsMapColoursTheSolversWork) {
+    SF_REQUIRE_VULKAN();
     ScratchDir dir;
     ViewerOptions options = smallRun(dir, 7);
     options.playbackFrames = 4;

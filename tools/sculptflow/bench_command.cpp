@@ -19,6 +19,7 @@
 
 #include "bench_runs.hpp"
 #include "commands.hpp"
+#include "gpu_clock.hpp"
 #include "error.hpp"
 #include "json_output.hpp"
 #include "kernel_tools.hpp"
@@ -31,6 +32,13 @@ namespace {
 
 constexpr const char* kKeyStrokeName = "test0_righthandstroke.bin";
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr size_t kMostVertices = 64'000'000; // a size's cap: 2 GB of GPU memory, 4 GB on the host
+
+// Software rasterisers run on the CPU: no clock to raise, nothing to warm.
+bool isCpuDevice(const std::string& device) {
+    return device.find("llvmpipe") != std::string::npos || device.find("lavapipe") != std::string::npos ||
+           device.find("SwiftShader") != std::string::npos;
+}
 
 struct BenchArgs {
     MoveInputArgs inputs;
@@ -47,6 +55,9 @@ struct BenchArgs {
     std::optional<size_t> probes;     // default 256; quick 64
     std::optional<size_t> sweepVertices; // default 20,000; quick 500
     std::optional<int> repeats;
+    std::optional<double> minMeasureMs; // default 50; quick 5
+    std::optional<double> warmupMs;     // default 1000 on a GPU, 0 on a CPU device or quick
+    std::optional<double> budgetSeconds; // measure nothing more after this long; the JSON has what was done
     std::optional<double> peakGflops;
     unsigned threads = 0;
     std::string jsonPath;
@@ -124,6 +135,7 @@ void runMethods(Session& s, const std::vector<Method>& methods, const std::vecto
     std::printf("\n[methods] every method on every backend, default options (tol 0.1 voxel)\n");
     std::vector<size_t> rows;
     for (size_t size : sizes) {
+        if (s.bench.outOfTime()) break;
         const Workload ball = ballWorkload(s.in.move, size, s.probeCount);
         for (Method method : methods) {
             SolverOptions options;
@@ -200,6 +212,7 @@ void runScaling(Session& s, const std::vector<size_t>& sizes) {
                 100.0 * args.activeFraction);
     std::vector<size_t> rows;
     for (size_t size : sizes) {
+        if (s.bench.outOfTime()) break; // before building a workload of that size
         for (size_t i : s.bench.measure("scaling", s.context, ballWorkload(s.in.move, size, s.probeCount), options,
                                         backends))
             rows.push_back(i);
@@ -226,6 +239,7 @@ void runScaling(Session& s, const std::vector<size_t>& sizes) {
 // stroke), GPU against the CPU reference: on a sphere, in a mesh's own vertex
 // order, and on the ball, the same work in random order, the worst case for lanes.
 void runKey(Session& s, size_t keySize) {
+    if (s.bench.outOfTime()) return;
     const std::filesystem::path keyPath =
         s.args.keyStroke.empty() ? defaultKeyStroke() : std::filesystem::path(s.args.keyStroke);
     MoveInputArgs keyArgs;
@@ -335,7 +349,22 @@ void runBench(const BenchArgs& args) {
                 "(counted from field.glsl; see throughput.hpp)\n\n",
                 cpu.c_str(), allThreads, kKelvinletFlopsPerEvaluation, kAffineFlopsPerEvaluation);
 
-    Bench bench(gpu.get(), args.repeats);
+    GpuTimingOptions timing;
+    timing.measurements = args.repeats.value_or(5);
+    timing.minMeasureMs = args.minMeasureMs.value_or(args.quick ? 5.0 : 50.0);
+    timing.warmupMs = args.warmupMs.value_or(args.quick || !gpu || isCpuDevice(device) ? 0.0 : 1000.0);
+    std::unique_ptr<GpuClock> gpuClock = gpu ? openGpuClock(device) : noGpuClock("none: no GPU");
+    std::printf("GPU timing: best of %d batches of >= %g ms of GPU work each, warm-up up to %g ms before each; "
+                "SM clock: %s",
+                timing.measurements, timing.minMeasureMs, timing.warmupMs, gpuClock->source().c_str());
+    if (const std::optional<unsigned> mhz = gpuClock->smMhz()) std::printf(" (now %u MHz, max %u MHz)", *mhz,
+                                                                        gpuClock->maxSmMhz().value_or(0));
+    std::printf("\n");
+    const std::string clockSource = gpuClock->source();
+    const std::optional<unsigned> maxClock = gpuClock->maxSmMhz();
+    Bench bench(gpu.get(), args.repeats, std::move(gpuClock), timing);
+    if (args.budgetSeconds)
+        bench.setDeadline(begin + std::chrono::milliseconds(int64_t(*args.budgetSeconds * 1e3)));
     Session session{args, in, bench, {}, probeCount, allThreads};
     session.context.move = &in.move;
     session.context.stroke = strokeLabel(args.inputs);
@@ -356,7 +385,7 @@ void runBench(const BenchArgs& args) {
         if (!args.noKey) runKey(session, keySize);
     }
     nlohmann::json workPrecision;
-    if (!args.noChart) workPrecision = runWorkPrecision(session, methods, sweepMost);
+    if (!args.noChart && !bench.outOfTime()) workPrecision = runWorkPrecision(session, methods, sweepMost);
 
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     if (!args.jsonPath.empty()) {
@@ -374,8 +403,15 @@ void runBench(const BenchArgs& args) {
             {"workload", "ball: uniform in 2 outer radii around the first tool's tip at pose A, seed 12345; "
                          "partly active: the ball's first points plus vertices out of reach; sphere (key): the "
                          "built-in mesh's icosphere subdivided, its first vertices in mesh order"},
-            {"timing", "gpu: timestamps around the dispatches, no statistics; cpu: wall clock of solveOnCpu; "
-                       "best of runs"},
+            {"timing", "gpu: timestamps around the dispatches, no statistics, after a warm-up; the best of "
+                       "gpu_timing.measurements batches of gpu_timing.batch_runs runs (each batch >= min_measure_ms "
+                       "of GPU work), the SM clock read before and after each batch; cpu: wall clock of "
+                       "solveOnCpu, best of runs"},
+            {"gpu_clock", {{"source", clockSource},
+                           {"max_sm_mhz", maxClock ? nlohmann::json(*maxClock) : nlohmann::json(nullptr)},
+                           {"min_measure_ms", timing.minMeasureMs},
+                           {"warmup_ms", timing.warmupMs},
+                           {"measurements", timing.measurements}}},
             {"max_err_vox", "max over probes (the workload's first points) not flagged, against the double ground truth"},
             {"records", std::move(records)},
             {"summary", session.summary},
@@ -414,11 +450,11 @@ void addBenchCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_option("--method-sizes", args->methodSizes, "Vertex counts of the per-method table (default 100000)")
         ->delimiter(',')
-        ->check(CLI::Range(size_t(1), size_t(50'000'000)));
+        ->check(CLI::Range(size_t(1), kMostVertices));
     cmd->add_option("--sizes", args->sizes,
                     "Vertex counts of the scaling curve (default 10000,100000,1000000,2000000,4000000)")
         ->delimiter(',')
-        ->check(CLI::Range(size_t(1), size_t(50'000'000)));
+        ->check(CLI::Range(size_t(1), kMostVertices));
     cmd->add_option("--scaling-method", args->scalingMethod, "Method of the scaling curve")
         ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
         ->capture_default_str();
@@ -434,19 +470,31 @@ void addBenchCommand(CLI::App& app) {
         ->check(CLI::IsMember({"scattered", "clustered"}))
         ->capture_default_str();
     cmd->add_option("--key-size", args->keySize, "Vertices of the key figure (default 1000000)")
-        ->check(CLI::Range(size_t(1), size_t(50'000'000)));
+        ->check(CLI::Range(size_t(1), kMostVertices));
     cmd->add_option("--key-stroke", args->keyStroke, "Stroke of the key figure (default: recorded test0)");
     cmd->add_option("--probes", args->probes,
                     "Vertices compared with the double ground truth per measurement (default 1000; 0: none)");
     cmd->add_option("--sweep-vertices", args->sweepVertices,
                     "The work-precision sweep thins the mesh to this many vertices (default 20000)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--repeats", args->repeats, "Timed runs per measurement, the best kept "
-                                                "(default: 3 below 1M active vertices, 1 from 1M up)")
+    cmd->add_option("--repeats", args->repeats,
+                    "Timed measurements, the best kept (default: GPU 5 batches; CPU 3 runs below 1M active "
+                    "vertices, 1 from 1M up)")
         ->check(CLI::PositiveNumber);
+    cmd->add_option("--min-measure-ms", args->minMeasureMs,
+                    "GPU work per timed batch, at least (ms; default 50, --quick 5): runs are batched to reach it")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--warmup-ms", args->warmupMs,
+                    "Before each GPU measurement, run it until the SM clock is steady near its boost, at most this "
+                    "long (ms; default 1000 on a GPU, 0 on a CPU device and with --quick)")
+        ->check(CLI::NonNegativeNumber);
     cmd->add_option("--peak-gflops", args->peakGflops,
                     "The GPU's FP32 peak in GFLOP/s (default: lavapipe threads x lanes x 2 x clock from "
                     "/proc/cpuinfo; the README's figures for H100/H200)")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--budget", args->budgetSeconds,
+                    "Seconds: once spent, measure nothing more (the one under way finishes) and write what was "
+                    "measured")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--threads", args->threads, "Threads of the cpuN backend (default: every core)");
     cmd->add_option("--json", args->jsonPath, "Write every measurement as a record, and the summary, as JSON");

@@ -6,6 +6,21 @@
 #include <memory>
 
 namespace sculptflow::cli {
+namespace {
+
+// ", 5 x 12 runs, SM 1980-1980 MHz": the batches, and the clock's range over them.
+std::string timingSummary(const GpuTiming& t) {
+    unsigned lo = ~0u, hi = 0;
+    for (const ClockSample& c : t.clocks)
+        for (const std::optional<unsigned>& mhz : {c.beforeMhz, c.afterMhz})
+            if (mhz) lo = std::min(lo, *mhz), hi = std::max(hi, *mhz);
+    char text[96];
+    if (hi) std::snprintf(text, sizeof text, ", %d x %d runs, SM %u-%u MHz", t.measurements, t.batchRuns, lo, hi);
+    else std::snprintf(text, sizeof text, ", %d x %d runs", t.measurements, t.batchRuns);
+    return text;
+}
+
+} // namespace
 
 void Bench::warmUp(const Move& move, Method method) {
     if (!gpu_ || warmed_.count(method)) return;
@@ -21,6 +36,11 @@ void Bench::warmUp(const Move& move, Method method) {
 std::vector<size_t> Bench::measure(const std::string& suite, const MeasureContext& context, const Workload& workload,
                                    const SolverOptions& options, const std::vector<Backend>& backends) {
     std::vector<size_t> indices;
+    if (outOfTime()) {
+        if (!toldOutOfTime_) std::printf("  (the time budget is spent: no more measurements)\n");
+        toldOutOfTime_ = true;
+        return indices;
+    }
     std::unique_ptr<GpuMesh> mesh;
     const int runs = repeats_ ? std::max(1, *repeats_) : (workload.activeVertices >= 1'000'000 ? 1 : 3);
     for (Backend backend : backends) {
@@ -37,15 +57,15 @@ std::vector<size_t> Bench::measure(const std::string& suite, const MeasureContex
             if (!gpu_) continue;
             warmUp(*context.move, options.method);
             if (!mesh) mesh = std::make_unique<GpuMesh>(gpu_->context(), workload.vertices);
-            record = measureGpu(context, workload, *gpu_, *mesh, options, runs);
+            record = measureGpu(context, workload, *gpu_, *mesh, options, *clock_, gpuTiming_);
         } else {
             record = measureCpu(context, workload, options, backend, runs);
         }
         record.suite = suite;
-        std::printf("  %-7s %-5s %-28s %9zu vertices: %9.4f Mverts/s, %5.1f evals/vertex, active %5.1f%%\n",
+        std::printf("  %-7s %-5s %-28s %9zu vertices: %9.4f Mverts/s, %5.1f evals/vertex, active %5.1f%%%s\n",
                     std::string(methodName(record.method)).c_str(), std::string(backendName(backend)).c_str(),
                     record.workload.c_str(), record.vertices, record.vertsPerSecond * 1e-6, record.evalsMean,
-                    100.0 * record.active);
+                    100.0 * record.active, record.gpuTiming ? timingSummary(*record.gpuTiming).c_str() : "");
         std::fflush(stdout);
         index_[key] = records_.size();
         indices.push_back(records_.size());

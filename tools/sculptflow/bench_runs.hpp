@@ -3,7 +3,9 @@
 // made once.
 #pragma once
 
+#include <chrono>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -16,13 +18,19 @@ namespace sculptflow::cli {
 
 class Bench {
 public:
-    Bench(GpuSolver* gpu, std::optional<int> repeats) : gpu_(gpu), repeats_(repeats) {}
+    // CPU runs: `repeats`, or 3 below 1M vertices and 1 from 1M up, the best
+    // kept. GPU runs: as `gpuTiming` says, its clock read from `clock`.
+    Bench(GpuSolver* gpu, std::optional<int> repeats, std::unique_ptr<GpuClock> clock, GpuTimingOptions gpuTiming)
+        : gpu_(gpu), repeats_(repeats), clock_(std::move(clock)), gpuTiming_(gpuTiming) {}
 
     bool hasGpu() const { return gpu_ != nullptr; }
+    // After `deadline`, measure() measures nothing more and says so once.
+    void setDeadline(std::chrono::steady_clock::time_point deadline) { deadline_ = deadline; }
+    bool outOfTime() const { return deadline_ && std::chrono::steady_clock::now() >= *deadline_; }
+    GpuClock& clock() { return *clock_; }
 
     // Measures `workload` for each backend (the GPU only when there is one) and
-    // returns the records' indices. Runs: `repeats`, or 3 below 1M vertices and
-    // 1 from 1M up, the best kept.
+    // returns the records' indices.
     std::vector<size_t> measure(const std::string& suite, const MeasureContext& context, const Workload& workload,
                                 const SolverOptions& options, const std::vector<Backend>& backends);
 
@@ -36,9 +44,13 @@ private:
 
     GpuSolver* gpu_;
     std::optional<int> repeats_;
+    std::unique_ptr<GpuClock> clock_;
+    GpuTimingOptions gpuTiming_;
     std::map<std::string, size_t> index_;
     std::vector<BenchRecord> records_;
     std::set<Method> warmed_;
+    std::optional<std::chrono::steady_clock::time_point> deadline_;
+    bool toldOutOfTime_ = false;
 };
 
 // The records at `indices`, in that order.

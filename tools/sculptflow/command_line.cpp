@@ -16,6 +16,7 @@ void addCommands(CLI::App& app) {
     addTuneCommand(app);
     addShadersCommand(app);
     addSphereCommand(app);
+    addDeviceCommand(app);
 }
 
 int runCommandLine(int argc, const char* const* argv) {

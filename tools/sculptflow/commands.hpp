@@ -12,5 +12,6 @@ void addRenderCommand(CLI::App& app);
 void addTuneCommand(CLI::App& app);
 void addShadersCommand(CLI::App& app);
 void addSphereCommand(CLI::App& app);
+void addDeviceCommand(CLI::App& app);
 
 } // namespace sculptflow::cli

@@ -308,12 +308,11 @@ BenchRecord measureCpu(const MeasureContext& context, const Workload& workload, 
 }
 
 BenchRecord measureGpu(const MeasureContext& context, const Workload& workload, GpuSolver& solver, GpuMesh& mesh,
-                       const SolverOptions& options, int runs) {
+                       const SolverOptions& options, GpuClock& clock, const GpuTimingOptions& timing) {
     if (mesh.vertexCount() != workload.vertices.size()) throw Error("bench: the GPU mesh is not the workload's");
     BenchRecord r = startRecord(context, workload, options, Backend::Gpu);
     r.device = context.gpuDevice;
     r.threads = 0;
-    r.runs = std::max(1, runs);
     r.peakGflops = context.gpuPeakGflops;
 
     const GpuRun statisticsRun = solver.run(mesh, *context.move, options, /*statistics=*/true);
@@ -324,10 +323,11 @@ BenchRecord measureGpu(const MeasureContext& context, const Workload& workload, 
         probeError(context, workload, positions, statistics, r);
         r.flagged = countFlagged(statistics);
     }
-    double best = std::numeric_limits<double>::infinity();
-    for (int run = 0; run < r.runs; ++run)
-        best = std::min(best, solver.run(mesh, *context.move, options, /*statistics=*/false).gpuMilliseconds);
-    finishRecord(statisticsRun.report, std::isfinite(best) ? best * 1e-3 : kNaN, r);
+    const GpuTiming timed = timeGpuWork(
+        [&] { return solver.run(mesh, *context.move, options, /*statistics=*/false).gpuMilliseconds; }, clock, timing);
+    r.runs = timed.measurements * timed.batchRuns;
+    r.gpuTiming = timed;
+    finishRecord(statisticsRun.report, std::isfinite(timed.msPerRun) ? timed.msPerRun * 1e-3 : kNaN, r);
     return r;
 }
 
@@ -359,6 +359,7 @@ nlohmann::json recordJson(const BenchRecord& r) {
         {"gflops", r.gflops},
         {"peak_gflops", r.peakGflops},
         {"peak_fraction", r.gflops / r.peakGflops},
+        {"gpu_timing", r.gpuTiming ? timingJson(*r.gpuTiming) : nlohmann::json(nullptr)},
     };
 }
 

@@ -19,6 +19,7 @@
 
 #include "ground_truth.hpp"
 #include "gpu_solver.hpp"
+#include "gpu_timing.hpp"
 #include "motion.hpp"
 #include "solver_options.hpp"
 #include "svg_chart.hpp"
@@ -150,6 +151,7 @@ struct BenchRecord {
     double gflops = 0.0;       // flopsPerEval × evaluations / seconds / 1e9
     double peakGflops = 0.0;   // GPU records: the device's peak; NaN otherwise or unknown
     double gpuStatisticsMs = 0.0; // GPU: the statistics run's time (not one of the timed runs); NaN for CPU
+    std::optional<GpuTiming> gpuTiming; // GPU: batches, clocks and warm-up behind `seconds`
 };
 
 nlohmann::json recordJson(const BenchRecord& record);
@@ -171,12 +173,12 @@ BenchRecord measureCpu(const MeasureContext& context, const Workload& workload, 
                        Backend backend, int runs);
 
 // One GPU run with statistics (the report, the flags and the positions compared
-// with the probes), then `runs` timed runs without statistics, the best kept.
-// `mesh` holds the workload's vertices. The pipeline variant without statistics
-// should have been built (one run on any mesh) before, so that no timed run
-// includes the driver's compile.
+// with the probes), then the runs without statistics that `timing` asks for
+// (gpu_timing.hpp), the best batch kept. `mesh` holds the workload's vertices.
+// The pipeline variant without statistics should have been built (one run on
+// any mesh) before, so that no timed run includes the driver's compile.
 BenchRecord measureGpu(const MeasureContext& context, const Workload& workload, GpuSolver& solver, GpuMesh& mesh,
-                       const SolverOptions& options, int runs);
+                       const SolverOptions& options, GpuClock& clock, const GpuTimingOptions& timing);
 
 // A table of records: method, backend, workload, vertices, active, Mverts/s,
 // evals/vertex, GFLOP/s (% of peak for the GPU), max error and time.
