@@ -56,30 +56,38 @@ Stroke withKind(Stroke stroke, ToolKind kind) {
 // step limit per vertex from rounded values at every attempt (stepLimit), so
 // their steps differ a little all along: 0.12% of test0's vertices part by more
 // than 0.01 voxel (at most 0.027). A bug parts most of them, and by far more.
-// Flags must agree exactly.
+// Flags must agree exactly, but for CULLED on the cull bound itself: a vertex on
+// the truncated affine's outer radius (the sphere at 1.0 radii) is culled on one
+// side and solved on the other by a rounding (13 of 3,210 on an H200), and must
+// then land within the cull bound (tol/10) of where the culled one stays.
 void expectAgreesWithCpu(GpuSolver& solver, const std::string& name, const Move& move,
                          const std::vector<glm::vec3>& start, Method method) {
     const SolverOptions options = optionsFor(method);
     GpuSolution gpu = solveOnGpu(solver, move, start, options);
     CpuSolution cpu = solveOnCpu(move, start, options);
-    size_t compared = 0, within = 0, flagMismatches = 0;
-    double maxDiff = 0.0;
+    size_t compared = 0, within = 0, flagMismatches = 0, cullBoundary = 0;
+    double maxDiff = 0.0, maxBoundaryDiff = 0.0;
     for (size_t i = 0; i < start.size(); ++i) {
-        if (gpu.statistics[i].flags != cpu.statistics[i].flags) ++flagMismatches;
+        const uint32_t differ = gpu.statistics[i].flags ^ cpu.statistics[i].flags;
+        if (differ & ~kernel::kFlagCulled) ++flagMismatches;
+        else if (differ) ++cullBoundary;
         if ((gpu.statistics[i].flags | cpu.statistics[i].flags) & ~kernel::kFlagCulled) continue;
         double diff = glm::length(glm::dvec3(gpu.positions[i]) - glm::dvec3(cpu.positions[i]));
+        if (differ) maxBoundaryDiff = std::max(maxBoundaryDiff, diff);
         maxDiff = std::max(maxDiff, diff);
         within += diff <= 0.01;
         ++compared;
     }
     double rate = compared ? double(within) / double(compared) : 1.0;
     std::printf("  %-34s %-7s %7zu vertices: %.4f%% within 0.01 voxel, max %.4f, flag mismatches %zu, "
-                "evaluations %.1f (gpu) %.1f (cpu)\n",
+                "culled on one side only %zu, evaluations %.1f (gpu) %.1f (cpu)\n",
                 name.c_str(), std::string(methodName(method)).c_str(), start.size(), 100.0 * rate, maxDiff,
-                flagMismatches, gpu.report.meanEvaluations(), cpu.report.meanEvaluations());
+                flagMismatches, cullBoundary, gpu.report.meanEvaluations(), cpu.report.meanEvaluations());
     EXPECT_GE(rate, 0.995) << name << " " << methodName(method);
     EXPECT_LE(maxDiff, 0.1) << name << " " << methodName(method);
     EXPECT_EQ(flagMismatches, 0u) << name << " " << methodName(method);
+    // The spec's cull bound: a culled vertex would move less than tol/10.
+    EXPECT_LE(maxBoundaryDiff, 0.1 * options.tolerance) << name << " " << methodName(method);
 }
 
 class GpuRecordedStroke : public test::GpuTest, public testing::WithParamInterface<const char*> {};
