@@ -65,7 +65,7 @@ for f in suite.json tests.log bench.txt work-precision.svg scaling.svg chunks.js
 timeout "$(share 10)" "$bin/tools/sculptflow" deform --verbose --out "$scratch/deformed.obj" \
   --stats "$scratch/deform.json" >"$out/deform.txt" 2>&1 || echo "gpu-suite: the main job failed (deform.txt)"
 cat "$out/deform.txt"
-json_field() { sed -n "s/^ *\"$1\": \"\(.*\)\",\{0,1\}$/\1/p" "$scratch/deform.json" 2>/dev/null | head -n1; }
+json_field() { [ -s "$scratch/deform.json" ] && sed -n "s/^ *\"$1\": \"\(.*\)\",\{0,1\}$/\1/p" "$scratch/deform.json" | head -n1 || true; }
 device=$(json_field device) driver=$(json_field driver)
 case $device in
   '') echo "gpu-suite: WARNING: no Vulkan device found" ;;

@@ -2,6 +2,7 @@
 #include "throughput.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -212,9 +213,8 @@ Workload partlyActiveWorkload(const Move& move, size_t count, double activeFract
     double reach = 0.5 * glm::length(tool.translation);
     for (const ToolMotion& t : move.tools)
         reach = std::max(reach, glm::length(t.origin - center) + glm::length(t.translation) + 4.0 * t.outerRadius);
-    std::mt19937 rng(kShellSeed);
-    std::uniform_real_distribution<double> unit(0.0, 1.0);
-    auto shellPoint = [&](double inner) {
+    auto shellPoint = [&](std::mt19937& rng, double inner) {
+        std::uniform_real_distribution<double> unit(0.0, 1.0);
         const double z = 2.0 * unit(rng) - 1.0; // uniform direction
         const double phi = 2.0 * 3.14159265358979323846 * unit(rng);
         const double u = unit(rng);             // uniform in volume between inner and 2·inner
@@ -223,23 +223,37 @@ Workload partlyActiveWorkload(const Move& move, size_t count, double activeFract
         return glm::vec3(center + radius * glm::dvec3(xy * std::cos(phi), xy * std::sin(phi), z));
     };
     // Grow the shell until almost all of a trial lies out of reach.
+    std::mt19937 trial(kShellSeed);
     for (int grow = 0; grow < 40; ++grow) {
         int inReach = 0;
-        for (int i = 0; i < 256; ++i) inReach += culled(shellPoint(reach)) ? 0 : 1;
+        for (int i = 0; i < 256; ++i) inReach += culled(shellPoint(trial, reach)) ? 0 : 1;
         if (inReach <= 2) break;
         reach *= 1.5;
     }
-    std::vector<glm::vec3> farPoints;
-    farPoints.reserve(far);
-    size_t rejected = 0;
-    while (farPoints.size() < far) {
-        const glm::vec3 p = shellPoint(reach);
-        if (culled(p)) {
-            farPoints.push_back(p);
-        } else if (++rejected > far + 1000) {
-            throw Error("bench: could not place vertices out of the tool's reach");
+    // Blocks of far points, each from its own seed, so that the workload is the
+    // same on any number of threads (64M vertices take minutes on one).
+    constexpr size_t kBlock = size_t(1) << 16;
+    std::vector<glm::vec3> farPoints(far);
+    std::atomic<size_t> nextBlock{0};
+    std::atomic<bool> placed{true};
+    auto fillBlocks = [&] {
+        for (size_t block; (block = nextBlock++) * kBlock < far;) {
+            std::seed_seq seed{uint32_t(kShellSeed), uint32_t(block), uint32_t(block >> 32)};
+            std::mt19937 rng(seed);
+            const size_t end = std::min(far, (block + 1) * kBlock);
+            size_t rejected = 0;
+            for (size_t i = block * kBlock; i < end && placed;) {
+                const glm::vec3 p = shellPoint(rng, reach);
+                if (culled(p)) farPoints[i++] = p;
+                else if (++rejected > kBlock + 1000) placed = false;
+            }
         }
-    }
+    };
+    std::vector<std::thread> threads(std::max(1u, std::thread::hardware_concurrency()) - 1);
+    for (std::thread& t : threads) t = std::thread(fillBlocks);
+    fillBlocks();
+    for (std::thread& t : threads) t.join();
+    if (!placed) throw Error("bench: could not place vertices out of the tool's reach");
 
     const std::vector<glm::vec3> ball = ballAroundTip(tool, active);
     Workload w;
