@@ -38,6 +38,7 @@ struct Context::Impl {
     std::optional<std::pair<uint32_t, uint32_t>> deformSizingOverride;
     uint32_t timestampBits = 0; // of the queue family; 0: no timestamps there (GPU times are NaN)
     bool adopted = false;
+    bool synchronization2 = false; // vk.vkCmdPipelineBarrier2 is loaded
 
     const VkAllocationCallbacks* allocator = nullptr;
     VkPipelineCache pipelineCache = VK_NULL_HANDLE; // the renderer's, or ownedCache
