@@ -1,6 +1,7 @@
 // Context: a headless instance and device, or a renderer's adopted; device
 // choice, entry points per Context, validation messages.
 #include "context_impl.hpp"
+#include "live_pipelines.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -304,6 +305,7 @@ Context::Context(const AdoptedDevice& adopted) : impl_(std::make_unique<Impl>())
 
 Context::~Context() {
     savePipelineCache();
+    impl_->livePipelines.reset(); // before the device goes
     if (impl_->adopted) {
         closePipelineCache(*impl_); // the renderer's objects are never ours to destroy
     } else {

@@ -59,7 +59,42 @@ void validateChunks(std::span<const MeshChunk> chunks, uint32_t vertices) {
                         " and " + std::to_string(ranges[i].first) + " overlap");
 }
 
+// The tools held still at posesA: validates them (Error names `call`) and gives
+// the kernel whose pipelines a drag with them records.
+Move stillMove(const Stroke& tools, std::span<const Pose> posesA, const std::string& call) {
+    const size_t toolCount = mirroredToolCount(tools.tools.size(), tools.symmetry.axes);
+    if (tools.tools.empty() || toolCount > kMaxTools)
+        throw Error(call + ": " + std::to_string(tools.tools.size()) + " tools" +
+                    (tools.symmetry.axes ? " (" + std::to_string(toolCount) + " with the mirrored copies)" : "") +
+                    "; 1 to " + std::to_string(kMaxTools) + " in all are supported");
+    if (posesA.size() != tools.tools.size())
+        throw Error(call + ": " + std::to_string(posesA.size()) + " poses for " +
+                    std::to_string(tools.tools.size()) + " tools");
+    Move probe;
+    for (size_t i = 0; i < posesA.size(); ++i) {
+        Pose still = posesA[i];
+        still.time += 1.0;
+        probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
+    }
+    addMirroredTools(probe, tools.symmetry, tools.voxelSize);
+    return probe;
+}
+
 } // namespace
+
+uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets, const LiveMoveOptions& options,
+                          const MeshFeatures& features) {
+    validateSolverOptions(options.solver);
+    LivePipelines& pipelines = livePipelines(context);
+    uint32_t created = 0;
+    for (const Stroke& tools : toolSets) {
+        const std::vector<Pose> posesA(tools.tools.size()); // kinds and shapes matter, not where the hands are
+        const kernel::Kernel kernel = makeKernel(stillMove(tools, posesA, "prewarmLiveMoves"), options.solver);
+        std::lock_guard lock(pipelines.mutex());
+        created += pipelines.buildDeform(kernel, features.statistics, features.mask);
+    }
+    return created;
+}
 
 LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
     : context_(context),
@@ -70,7 +105,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
       normalStream_(mesh.normals),
       hasMask_(mesh.mask.buffer != VK_NULL_HANDLE),
       hasStatistics_(mesh.statistics != VK_NULL_HANDLE),
-      deformPipelines_(context) {
+      pipelines_(livePipelines(context)) {
     validateSolverOptions(options.solver);
     if (mesh.vertexCount == 0) throw Error("mesh.vertexCount: must be positive");
     validateStream(mesh.positions, vertexCount_, "positions");
@@ -143,9 +178,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
                 std::memcpy(staging + startBytes, adjacency.pairs.data(), pairBytes);
                 adjacencyCopies_ = {VkBufferCopy{0, 0, startBytes}, VkBufferCopy{startBytes, 0, pairBytes}};
             }
-            normalsPipeline_ = std::make_unique<VertexPassPipeline>(context, VertexPass::Normals);
         }
-        restorePipeline_ = std::make_unique<VertexPassPipeline>(context, VertexPass::Restore);
         createDescriptors(mesh);
         if (options_.timestamps && ctx.timestampBits > 0) {
             VkQueryPoolCreateInfo queryInfo{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
@@ -175,24 +208,12 @@ void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, Mo
     if (state_ != State::Idle)
         throw Error("begin: the previous move's last frame is not submitted yet; record() it and pass its ticket "
                     "to submitted()");
-    const size_t toolCount = mirroredToolCount(tools.tools.size(), tools.symmetry.axes);
-    if (tools.tools.empty() || toolCount > kMaxTools)
-        throw Error("begin: " + std::to_string(tools.tools.size()) + " tools" +
-                    (tools.symmetry.axes ? " (" + std::to_string(toolCount) + " with the mirrored copies)" : "") +
-                    "; 1 to " + std::to_string(kMaxTools) + " in all are supported");
-    if (posesA.size() != tools.tools.size())
-        throw Error("begin: " + std::to_string(posesA.size()) + " poses for " + std::to_string(tools.tools.size()) +
-                    " tools");
-    // A still pose B validates the tools and picks the pipeline, built here, not in a frame.
-    Move probe;
-    for (size_t i = 0; i < posesA.size(); ++i) {
-        Pose still = posesA[i];
-        still.time += 1.0;
-        probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
-    }
-    addMirroredTools(probe, tools.symmetry, tools.voxelSize);
+    Move probe = stillMove(tools, posesA, "begin");
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
-    buildDeformPipelines(deformPipelines_, kernel, hasStatistics_, &deformScratch_, hasMask_);
+    {
+        std::lock_guard lock(pipelines_.mutex());
+        pipelines_.buildDeform(kernel, hasStatistics_, hasMask_); // none after a prewarm that covered these tools
+    }
 
     mode_ = mode;
     toolSettings_ = tools;

@@ -58,12 +58,12 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
 
     // Move mode reads the snapshot; continuous mode reads the positions it writes,
     // each invocation its own vertex.
-    deformBinding_ = {allocate(deformPipelines_.setLayout()),
+    deformBinding_ = {allocate(pipelines_.deform().setLayout()),
                       {0, 0, snapshotFloatOffset, positionStride, positionFloatOffset, positionStride,
                        maskFloatOffset, maskStride},
                       hasMask_};
     continuousBinding_ = deformBinding_;
-    continuousBinding_.set = allocate(deformPipelines_.setLayout());
+    continuousBinding_.set = allocate(pipelines_.deform().setLayout());
     continuousBinding_.layout.inputOffset = positionFloatOffset;
     const VkDescriptorBufferInfo snapshot{snapshot_.handle(), 0, VK_WHOLE_SIZE};
     if (hasStatistics_ && 16 * VkDeviceSize(vertexCount_) > maxRange)
@@ -123,7 +123,7 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     const VkDescriptorBufferInfo normals =
         hasNormals_ ? bindStream(mesh.normals, 12, "normals", restoreNormalOffset) : VkDescriptorBufferInfo{};
     for (int stream = 0; stream < (hasNormals_ ? 2 : 1); ++stream) {
-        restoreSets_[stream] = allocate(restorePipeline_->setLayout());
+        restoreSets_[stream] = allocate(pipelines_.restore().setLayout());
         restoreBuffers[stream] = stream == 0 ? positions : normals;
         writeStorage(restoreSets_[stream], 0, &snapshot);
         writeStorage(restoreSets_[stream], 1, &restoreBuffers[stream]);
@@ -139,7 +139,7 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
 
     VkDescriptorBufferInfo normalsBuffers[4];
     if (hasNormals_) {
-        normalsSet_ = allocate(normalsPipeline_->setLayout());
+        normalsSet_ = allocate(pipelines_.normals().setLayout());
         normalsBuffers[0] = positions;
         normalsBuffers[1] = {adjacencyStart_.handle(), 0, VK_WHOLE_SIZE};
         normalsBuffers[2] = {adjacencyPairs_.handle(), 0, VK_WHOLE_SIZE};

@@ -12,7 +12,7 @@
 #include "kernel.hpp"
 #include "live_move.hpp"
 #include "motion.hpp"
-#include "vertex_pass_pipeline.hpp"
+#include "live_pipelines.hpp"
 
 namespace sculptflow {
 
@@ -98,9 +98,7 @@ struct LiveMove::Impl {
     std::vector<MeshChunk> chunks_;
     std::vector<VkBufferCopy> copies_; // scratch, sized at construction
 
-    DeformPipelines deformPipelines_;
-    std::unique_ptr<VertexPassPipeline> normalsPipeline_;
-    std::unique_ptr<VertexPassPipeline> restorePipeline_;
+    LivePipelines& pipelines_; // the Context's, shared by its LiveMoves
     GpuBuffer snapshot_;
     GpuBuffer tools_;
     GpuBuffer noStatistics_;

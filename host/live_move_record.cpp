@@ -122,8 +122,11 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
                                        &adjacencyCopies_[1]);
         }
         report.chunksRestored = uint32_t(pending_.restored.size());
-        recordRestores(commands);
-        if (pending_.solve) recordSolve(commands, report);
+        {
+            std::lock_guard lock(pipelines_.mutex()); // another LiveMove's begin() may be building
+            recordRestores(commands);
+            if (pending_.solve) recordSolve(commands, report);
+        }
         if (timestamps_)
             ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
         if (!sync.renderGraph)
@@ -175,7 +178,7 @@ void LiveMove::Impl::recordRestores(VkCommandBuffer commands) {
             VertexPassPushConstants push = restoreLayouts_[stream];
             push.firstVertex = firstVertex;
             push.vertexCount = count;
-            restorePipeline_->record(commands, context_, restoreSets_[stream], push);
+            pipelines_.restore().record(commands, context_, restoreSets_[stream], push);
         });
     }
 }
@@ -204,7 +207,7 @@ void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report)
         separate();
         // Compaction only pays where the run holds vertices out of reach, or masked.
         const bool compact = hasMask_ || !boxWithinReach(kernel_, bounds);
-        recordDeform(commands, context_, deformPipelines_, kernel_, hasStatistics_,
+        recordDeform(commands, context_, pipelines_.deform(), kernel_, hasStatistics_,
                      continuous ? continuousBinding_ : deformBinding_, first, count,
                      compact ? &deformScratch_ : nullptr);
         report.verticesSolved += count;
@@ -217,7 +220,7 @@ void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report)
             VertexPassPushConstants push = normalsLayout_;
             push.firstVertex = first;
             push.vertexCount = count;
-            normalsPipeline_->record(commands, context_, normalsSet_, push);
+            pipelines_.normals().record(commands, context_, normalsSet_, push);
         });
     }
 }

@@ -156,7 +156,8 @@ protected:
     }
     void TearDown() override {
         live_.reset();
-        context_.reset();
+        solver_.reset();
+        context_.reset(); // its pipelines were built through the cache
         if (cache_) vkDestroyPipelineCache(renderer_->device(), cache_, nullptr);
         test::LiveMoveFixture::TearDown();
     }

@@ -32,7 +32,7 @@ for library in $libraries; do
   echo "check-package: $(basename "$library"): no vk*/volk* symbol among $(awk 'NF == 3' <<<"$symbols" | wc -l) defined"
 done
 
-for example in renderer volk_renderer; do
+for example in renderer volk_renderer engine_frame_loop; do
   cmake -S "$root/examples/$example" -B "$work/$example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
     >"$work/$example-configure.log"
   cmake --build "$work/$example" >"$work/$example-build.log"

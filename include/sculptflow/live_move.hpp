@@ -116,7 +116,7 @@ struct FrameTicket {
 // What one record() put into the command buffer.
 struct RecordReport {
     uint32_t chunksSolved = 0;   // in the tools' reach: integrated (and normals recomputed)
-    uint32_t chunksRestored = 0; // changed earlier, now out of reach (or cancelled): copied back
+    uint32_t chunksRestored = 0; // changed earlier, now out of reach (or cancelled): positions and normals restored
     uint32_t chunksTotal = 0;
     uint64_t verticesSolved = 0;
     bool recorded = false;       // false: nothing was pending, nothing recorded
@@ -159,9 +159,10 @@ struct RecordReport {
 //
 // Owns: the snapshot of the streams' byte spans (vertex 0 to the last vertex's
 // xyz, positions and normals), the tools' uniform buffer, the normals adjacency
-// (device-local with staged buffers, copied in by the first submitted frame from a
-// host-visible copy it keeps), descriptor sets, a timestamp query pool. Never touches: anything outside those
-// spans, the renderer's other buffers, its queue (nothing is submitted) or its
+// (device-local with staged buffers, copied in by the first submitted frame from
+// a host-visible copy it keeps), descriptor sets, a timestamp query pool; the
+// pipelines are the Context's, shared by its LiveMoves (prewarmLiveMoves).
+// Never touches: anything outside those spans, the renderer's other buffers, its queue (nothing is submitted) or its
 // device objects. From begin() until the move is over, the solver owns the
 // positions and normals (their xyz) of the vertices it writes; the renderer may
 // write anything but those, interleaved attributes included: solves and restores
@@ -200,7 +201,8 @@ public:
 
     // Grab. `tools` gives each hand's kind, radii, material, the voxel size and
     // the symmetry (their poses are not read); posesA one pose per hand. Builds
-    // every pipeline the drag can need, so that no frame compiles one. Throws
+    // every pipeline the drag can need that the Context lacks (none after a
+    // prewarmLiveMoves() covering these tools), so that no frame compiles one. Throws
     // sculptflow::Error for bad tools, more than kMaxTools with the mirrored
     // copies, or while a move is open or its last frame is not yet submitted.
     void begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode = MoveMode::Move);
@@ -269,5 +271,22 @@ public:
 private:
     std::unique_ptr<Impl> impl_;
 };
+
+// What of a RendererMesh changes the pipelines a drag needs.
+struct MeshFeatures {
+    bool mask = false;       // RendererMesh::mask given
+    bool statistics = false; // RendererMesh::statistics given
+};
+
+// At load time: builds every pipeline the LiveMoves of `context` need to drag with
+// each of `toolSets` (each a Stroke: the hands' kinds, profiles, falloffs and the
+// symmetry, so the tool count; their poses are not read), with options.solver's
+// method and budget, on meshes with `features`. The pipelines belong to the Context
+// and are shared by all its LiveMoves (built under a mutex: LiveMoves on several
+// threads may share them); a begin() whose tools a prewarm covered creates none.
+// Returns how many it created (0: all were built before). Throws sculptflow::Error
+// as begin() does for bad tools.
+SCULPTFLOW_API uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets,
+                                         const LiveMoveOptions& options = {}, const MeshFeatures& features = {});
 
 } // namespace sculptflow
