@@ -96,10 +96,14 @@ protected:
     // this placement (and the test's pipeline cache).
     void freshMove(const ChunkedMesh& grid, BufferPlacement placement) {
         live_.reset();
-        AdoptedDevice adopted = renderer_->adopted();
-        adopted.hooks.bufferPlacement = placement;
-        adopted.hooks.pipelineCache = pipelineCache();
-        context_ = std::make_unique<Context>(adopted);
+        if (!placed_ || context_->bufferPlacement() != placement) { // a Context keeps its LiveMoves' pipelines
+            solver_.reset();
+            AdoptedDevice adopted = renderer_->adopted();
+            adopted.hooks.bufferPlacement = placement;
+            adopted.hooks.pipelineCache = pipelineCache();
+            context_ = std::make_unique<Context>(adopted);
+            placed_ = true;
+        }
         upload(grid.positions);
         live_ = std::make_unique<LiveMove>(*context_, rendererMesh(grid.triangles, grid.chunks));
     }
@@ -176,6 +180,7 @@ protected:
     }
 
     VkPipelineCache cache_ = VK_NULL_HANDLE;
+    bool placed_ = false; // context_ was made by freshMove
     std::vector<RecordReport> reports_; // the submitted frames' of the last drags
 };
 
@@ -193,6 +198,8 @@ TEST_F(FrameLoopTest, DroppedFramesLeaveNoTrace) {
             const std::string where = std::string(mode == MoveMode::Move ? "move" : "continuous") + " mode, " +
                                       (placement == BufferPlacement::Mapped ? "mapped" : "staged") + " buffers: ";
             for (Release release : {Release::Cancel, Release::Commit}) {
+                // Staged buffers differ in the grab frame only (the adjacency upload).
+                if (placement == BufferPlacement::Staged && release == Release::Commit) continue;
                 reports_.clear();
                 const std::vector<std::string> plain = playDrag(chunked, mode, placement, release, std::nullopt);
                 ASSERT_EQ(plain.size(), 8u);
@@ -207,6 +214,8 @@ TEST_F(FrameLoopTest, DroppedFramesLeaveNoTrace) {
                     EXPECT_NE(plain.back(), original) << where << "the committed shape stays";
                 }
                 for (size_t drop : {0, 2, 3, 5}) {
+                    if (placement == BufferPlacement::Staged && drop != 0) continue;
+                    if (release == Release::Commit && drop != 5) continue; // the frames before are the cancel's
                     const std::vector<std::string> dropped = playDrag(chunked, mode, placement, release, drop);
                     EXPECT_EQ(firstDifference(dropped, plain), "")
                         << where << (release == Release::Cancel ? "cancel" : "commit") << ", frame " << drop
@@ -264,6 +273,7 @@ TEST_F(FrameLoopTest, CancelAfterADroppedGrabFrameRestoresTheOriginalBytes) {
     const std::vector<uint32_t> tris = test::triangles(sphere);
     for (BufferPlacement placement : {BufferPlacement::Mapped, BufferPlacement::Staged}) {
         live_.reset();
+        solver_.reset(); // made from the Context replaced here
         AdoptedDevice adopted = renderer_->adopted();
         adopted.hooks.bufferPlacement = placement;
         context_ = std::make_unique<Context>(adopted);

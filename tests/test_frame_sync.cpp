@@ -111,16 +111,21 @@ TEST_P(FrameSyncTest, RenderGraphModeListsTheFramesAccesses) {
     const std::string graphBytes = bytes();
     EXPECT_EQ(copied(), graphBytes);
 
-    const VkDeviceSize meshEnd = kMeshOffset + VkDeviceSize(count_ - 1) * sizeof(Vertex) + offsetof(Vertex, uv);
+    // The span ends with the last normal; the positions' range with the last position.
+    const VkDeviceSize lastVertex = kMeshOffset + VkDeviceSize(count_ - 1) * sizeof(Vertex);
+    const VkDeviceSize spanEnd = lastVertex + offsetof(Vertex, uv), positionsEnd = lastVertex + 12;
     bool snapshotRead = false, positionsWritten = false;
     for (const BufferAccess& access : report.accessList()) {
         EXPECT_EQ(access.buffer, vertices_.buffer) << "only the renderer's buffers are listed";
-        const bool coversMesh = access.offset <= kMeshOffset && access.offset + access.size >= meshEnd;
-        snapshotRead |= coversMesh && access.stages == VK_PIPELINE_STAGE_2_TRANSFER_BIT &&
+        const VkDeviceSize end = access.offset + access.size;
+        snapshotRead |= access.offset <= kMeshOffset && end >= spanEnd &&
+                        access.stages == VK_PIPELINE_STAGE_2_TRANSFER_BIT &&
                         access.accesses == VK_ACCESS_2_TRANSFER_READ_BIT;
-        positionsWritten |= coversMesh && access.stages == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT &&
+        positionsWritten |= access.offset <= kMeshOffset && end >= positionsEnd &&
+                            access.stages == VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT &&
                             (access.accesses & VK_ACCESS_2_SHADER_WRITE_BIT);
     }
+    EXPECT_EQ(report.accessCount, 3u) << "the span's copy, the positions' and the normals' ranges";
     EXPECT_TRUE(snapshotRead) << "the grab frame copies the span into the snapshot";
     EXPECT_TRUE(positionsWritten) << "the solve writes the positions";
 
