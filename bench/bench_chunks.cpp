@@ -104,6 +104,7 @@ public:
         submit.pCommandBuffers = &commands_;
         SF_VK_CHECK(vk_.vkResetFences(context_.device(), 1, &fence_));
         SF_VK_CHECK(vk_.vkQueueSubmit(context_.queue(), 1, &submit, fence_));
+        live_->submitted(report.ticket);
         SF_VK_CHECK(vk_.vkWaitForFences(context_.device(), 1, &fence_, VK_TRUE, UINT64_MAX));
         return live_->gpuMilliseconds();
     }

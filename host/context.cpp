@@ -1,6 +1,7 @@
 // Context: a headless instance and device, or a renderer's adopted; device
 // choice, entry points per Context, validation messages.
 #include "context_impl.hpp"
+#include "live_pipelines.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -277,7 +278,8 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
     if (impl.properties.apiVersion < VK_API_VERSION_1_2)
         throw Error(std::string("adopting a device: ") + impl.properties.deviceName + " supports Vulkan " +
                     versionText(impl.properties.apiVersion) + "; sculptflow needs 1.2");
-    loadDeviceFunctions(impl.vk, impl.device, adopted.loader.getDeviceProcAddr);
+    loadDeviceFunctions(impl.vk, impl.device, adopted.loader.getDeviceProcAddr, adopted.synchronization2);
+    impl.synchronization2 = adopted.synchronization2;
     impl.placement = resolvePlacement(impl, adopted.hooks.bufferPlacement);
     openPipelineCacheFile(impl, adopted.hooks);
 }
@@ -303,6 +305,7 @@ Context::Context(const AdoptedDevice& adopted) : impl_(std::make_unique<Impl>())
 
 Context::~Context() {
     savePipelineCache();
+    impl_->livePipelines.reset(); // before the device goes
     if (impl_->adopted) {
         closePipelineCache(*impl_); // the renderer's objects are never ours to destroy
     } else {
@@ -334,6 +337,7 @@ VkDevice Context::device() const { return impl_->device; }
 uint32_t Context::queueFamily() const { return impl_->queueFamily; }
 VkQueue Context::queue() const { return impl_->queue; }
 VkQueueFlags Context::queueFlags() const { return impl_->queueFlags; }
+bool Context::synchronization2() const { return impl_->synchronization2; }
 const VkPhysicalDeviceProperties& Context::properties() const { return impl_->properties; }
 std::string Context::deviceName() const { return impl_->properties.deviceName; }
 std::string Context::driverName() const { return impl_->driver; }

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <filesystem>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -15,7 +16,12 @@
 
 namespace sculptflow {
 
+class LivePipelines;
+
 struct Context::Impl {
+    Impl();
+    ~Impl();
+
     VulkanFunctions vk;
     Context* owner = nullptr; // the Context this is the side of
     std::optional<LoaderLibrary> library; // when no vkGetInstanceProcAddr was given
@@ -38,6 +44,7 @@ struct Context::Impl {
     std::optional<std::pair<uint32_t, uint32_t>> deformSizingOverride;
     uint32_t timestampBits = 0; // of the queue family; 0: no timestamps there (GPU times are NaN)
     bool adopted = false;
+    bool synchronization2 = false; // vk.vkCmdPipelineBarrier2 is loaded
 
     const VkAllocationCallbacks* allocator = nullptr;
     VkPipelineCache pipelineCache = VK_NULL_HANDLE; // the renderer's, or ownedCache
@@ -52,6 +59,10 @@ struct Context::Impl {
     // Tests stand in a small heap here (its size; what the library holds is
     // taken off) to reach the heap check on any machine.
     std::optional<uint64_t> heapAvailableOverride;
+
+    // Shared by the Context's LiveMoves (live_pipelines.hpp), made on first use.
+    std::mutex livePipelinesMutex;
+    std::unique_ptr<LivePipelines> livePipelines;
 
     std::mutex messagesMutex; // layers may call back from any thread
     std::vector<std::string> messages;

@@ -87,6 +87,7 @@ public:
     // A variant built before; throws sculptflow::Error if it was not, so that
     // recording never compiles a pipeline (buildDeformPipelines builds ahead).
     VkPipeline built(const DeformVariant& variant) const;
+    size_t builtCount() const { return pipelines_.size(); }
 
     // Swaps in another build of deform.comp (hot reload). Every variant built so
     // far is rebuilt from it first; if any fails, the old shader stays and this

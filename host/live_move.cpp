@@ -1,4 +1,5 @@
-// The renderer's per-frame path: snapshot, chunk culling, solve, normals, restore.
+// LiveMove: validating the mesh, allocating what a frame needs, and the move's
+// state: begin/update/commit/cancel and what a submitted frame changes.
 #include "live_move_impl.hpp"
 
 #include <algorithm>
@@ -18,7 +19,6 @@ namespace sculptflow {
 
 namespace {
 
-constexpr uint32_t kTimestampRing = 8; // frames whose GPU time can be in flight at once
 constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 
 VkDeviceSize streamEnd(const VertexStream& stream, uint32_t vertices) {
@@ -59,13 +59,42 @@ void validateChunks(std::span<const MeshChunk> chunks, uint32_t vertices) {
                         " and " + std::to_string(ranges[i].first) + " overlap");
 }
 
-constexpr VkPipelineStageFlags kOurStages = VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_TRANSFER_BIT;
-constexpr VkAccessFlags kOurWrites = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
-constexpr VkAccessFlags kOurAccesses = kOurWrites | VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_UNIFORM_READ_BIT |
-                                       VK_ACCESS_TRANSFER_READ_BIT;
-constexpr VkAccessFlags kComputeAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+// The tools held still at posesA: validates them (Error names `call`) and gives
+// the kernel whose pipelines a drag with them records.
+Move stillMove(const Stroke& tools, std::span<const Pose> posesA, const std::string& call) {
+    const size_t toolCount = mirroredToolCount(tools.tools.size(), tools.symmetry.axes);
+    if (tools.tools.empty() || toolCount > kMaxTools)
+        throw Error(call + ": " + std::to_string(tools.tools.size()) + " tools" +
+                    (tools.symmetry.axes ? " (" + std::to_string(toolCount) + " with the mirrored copies)" : "") +
+                    "; 1 to " + std::to_string(kMaxTools) + " in all are supported");
+    if (posesA.size() != tools.tools.size())
+        throw Error(call + ": " + std::to_string(posesA.size()) + " poses for " +
+                    std::to_string(tools.tools.size()) + " tools");
+    Move probe;
+    for (size_t i = 0; i < posesA.size(); ++i) {
+        Pose still = posesA[i];
+        still.time += 1.0;
+        probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
+    }
+    addMirroredTools(probe, tools.symmetry, tools.voxelSize);
+    return probe;
+}
 
 } // namespace
+
+uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets, const LiveMoveOptions& options,
+                          const MeshFeatures& features) {
+    validateSolverOptions(options.solver);
+    LivePipelines& pipelines = livePipelines(context);
+    uint32_t created = 0;
+    for (const Stroke& tools : toolSets) {
+        const std::vector<Pose> posesA(tools.tools.size()); // kinds and shapes matter, not where the hands are
+        const kernel::Kernel kernel = makeKernel(stillMove(tools, posesA, "prewarmLiveMoves"), options.solver);
+        std::lock_guard lock(pipelines.mutex());
+        created += pipelines.buildDeform(kernel, features.statistics, features.mask);
+    }
+    return created;
+}
 
 LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
     : context_(context),
@@ -76,7 +105,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
       normalStream_(mesh.normals),
       hasMask_(mesh.mask.buffer != VK_NULL_HANDLE),
       hasStatistics_(mesh.statistics != VK_NULL_HANDLE),
-      deformPipelines_(context) {
+      pipelines_(livePipelines(context)) {
     validateSolverOptions(options.solver);
     if (mesh.vertexCount == 0) throw Error("mesh.vertexCount: must be positive");
     validateStream(mesh.positions, vertexCount_, "positions");
@@ -111,10 +140,12 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
     } else {
         chunks_.assign(mesh.chunks.begin(), mesh.chunks.end());
     }
-    dirty_.assign(chunks_.size(), 0);
-    restoring_.assign(chunks_.size(), 0);
+    written_.assign(chunks_.size(), 0);
+    changed_.reserve(chunks_.size());
     copies_.reserve(chunks_.size() * spans_.size());
-    solvedChunks_.reserve(chunks_.size());
+    pending_.solved.reserve(chunks_.size());
+    pending_.restored.reserve(chunks_.size());
+    pending_.posesB.reserve(kMaxTools);
     move_.tools.reserve(kMaxTools);
     posesA_.reserve(kMaxTools);
     posesB_.reserve(kMaxTools);
@@ -147,7 +178,6 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
                 std::memcpy(staging + startBytes, adjacency.pairs.data(), pairBytes);
                 adjacencyCopies_ = {VkBufferCopy{0, 0, startBytes}, VkBufferCopy{startBytes, 0, pairBytes}};
             }
-            normalsPipeline_ = std::make_unique<NormalsPipeline>(context);
         }
         createDescriptors(mesh);
         if (options_.timestamps && ctx.timestampBits > 0) {
@@ -175,26 +205,15 @@ void LiveMove::Impl::release() {
 
 void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode) {
     if (state_ == State::Moving) throw Error("begin: a move is open; commit() or cancel() it first");
-    if (snapshotPending_ || solvePending_ || std::find(restoring_.begin(), restoring_.end(), 1) != restoring_.end())
-        throw Error("begin: record() the previous move's last frame first");
-    const size_t toolCount = mirroredToolCount(tools.tools.size(), tools.symmetry.axes);
-    if (tools.tools.empty() || toolCount > kMaxTools)
-        throw Error("begin: " + std::to_string(tools.tools.size()) + " tools" +
-                    (tools.symmetry.axes ? " (" + std::to_string(toolCount) + " with the mirrored copies)" : "") +
-                    "; 1 to " + std::to_string(kMaxTools) + " in all are supported");
-    if (posesA.size() != tools.tools.size())
-        throw Error("begin: " + std::to_string(posesA.size()) + " poses for " + std::to_string(tools.tools.size()) +
-                    " tools");
-    // A still pose B validates the tools and picks the pipeline, built here, not in a frame.
-    Move probe;
-    for (size_t i = 0; i < posesA.size(); ++i) {
-        Pose still = posesA[i];
-        still.time += 1.0;
-        probe.tools.push_back(toolMotion(tools.tools[i], posesA[i], still, tools.voxelSize));
-    }
-    addMirroredTools(probe, tools.symmetry, tools.voxelSize);
+    if (state_ != State::Idle)
+        throw Error("begin: the previous move's last frame is not submitted yet; record() it and pass its ticket "
+                    "to submitted()");
+    Move probe = stillMove(tools, posesA, "begin");
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
-    buildDeformPipelines(deformPipelines_, kernel, hasStatistics_, &deformScratch_, hasMask_);
+    {
+        std::lock_guard lock(pipelines_.mutex());
+        pipelines_.buildDeform(kernel, hasStatistics_, hasMask_); // none after a prewarm that covered these tools
+    }
 
     mode_ = mode;
     toolSettings_ = tools;
@@ -203,9 +222,11 @@ void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, Mo
     move_ = std::move(probe);
     move_.tools.reserve(kMaxTools);
     kernel_ = kernel;
-    std::fill(dirty_.begin(), dirty_.end(), 0);
+    solvedGeneration_ = updateGeneration_; // nothing to solve before the first update()
+    snapshotTaken_ = false;                // the first submitted frame takes it
+    changed_.clear();                      // the last move's undo window closes
+    std::fill(written_.begin(), written_.end(), 0);
     state_ = State::Moving;
-    snapshotPending_ = true;
 }
 
 void LiveMove::Impl::setMotion(std::span<const Pose> posesA, std::span<const Pose> posesB) {
@@ -221,60 +242,94 @@ bool LiveMove::Impl::update(std::span<const Pose> posesB, double segmentToleranc
         if (posesB.size() != posesA_.size())
             throw Error("update: " + std::to_string(posesB.size()) + " poses for " +
                         std::to_string(posesA_.size()) + " tools");
-        setMotion(posesA_, posesB);
-        SolverOptions solver = options_.solver;
         if (mode_ == MoveMode::Continuous) {
             if (!(segmentTolerance > 0.0) || !std::isfinite(segmentTolerance))
                 throw Error("update: segmentTolerance must be positive and finite");
+            // Checked against the latest poses: the segment record() solves starts at
+            // the last submitted frame's, which are no later.
+            setMotion(posesB_, posesB);
+            SolverOptions solver = options_.solver;
             solver.tolerance = segmentTolerance;
+            makeKernel(move_, solver);
+        } else {
+            setMotion(posesA_, posesB);
+            kernel_ = makeKernel(move_, options_.solver);
         }
-        kernel_ = makeKernel(move_, solver);
         std::copy(posesB.begin(), posesB.end(), posesB_.begin());
     } catch (const std::exception& e) {
         lastError_ = e.what();
         return false;
     }
-    // Chunks the tools reach are solved. In move mode, chunks solved before and out
-    // of reach now go back; in continuous mode they keep what earlier segments did.
-    solvedChunks_.clear();
-    for (uint32_t c = 0; c < chunks_.size(); ++c) {
-        if (boxInReach(kernel_, chunks_[c].bounds)) {
-            solvedChunks_.push_back(c); // capacity reserved: no allocation
-            dirty_[c] = 1;
-            restoring_[c] = 0;
-        } else if (dirty_[c] && mode_ == MoveMode::Move) {
-            dirty_[c] = 0;
-            restoring_[c] = 1;
-        }
-    }
-    solvePending_ = true;
+    segmentTolerance_ = segmentTolerance;
+    ++updateGeneration_;
     return true;
 }
 
 void LiveMove::Impl::commit() {
     if (state_ != State::Moving) throw Error("commit: no move is open");
-    // Continuous mode grew the bounds with each segment it recorded.
-    const float grow = mode_ == MoveMode::Move ? displacementBound(kernel_) : 0.0f;
-    for (size_t c = 0; c < chunks_.size(); ++c) {
-        if (!dirty_[c]) continue;
-        chunks_[c].bounds.min -= glm::vec3(grow);
-        chunks_[c].bounds.max += glm::vec3(grow);
-        dirty_[c] = 0;
-    }
-    state_ = State::Idle; // a pending solve is still recorded: it is the committed shape
+    state_ = State::Committing; // a solve not yet submitted is still recorded: it is the committed shape
+    settle();
 }
 
 void LiveMove::Impl::cancel() {
     if (state_ != State::Moving) throw Error("cancel: no move is open");
-    state_ = State::Idle;
-    solvePending_ = false;
-    if (snapshotPending_) { // nothing was recorded, so nothing was written
-        snapshotPending_ = false;
-        std::fill(restoring_.begin(), restoring_.end(), 0);
-    } else {
-        for (size_t c = 0; c < chunks_.size(); ++c) restoring_[c] |= dirty_[c];
+    state_ = State::Cancelling; // the chunks written by submitted frames go back
+    settle();
+}
+
+bool LiveMove::Impl::submitted(FrameTicket ticket) noexcept {
+    if (ticket.frame == 0) return true; // nothing was recorded
+    if (ticket.frame != pending_.ticket) {
+        try {
+            lastError_ = "submitted: frame " + std::to_string(ticket.frame) +
+                         " is not the latest recorded one, or was acknowledged already; a frame recorded before the "
+                         "last record() must not be submitted (that record() did its work again)";
+        } catch (...) {
+        }
+        return false;
     }
-    std::fill(dirty_.begin(), dirty_.end(), 0);
+    PendingFrame& frame = pending_;
+    snapshotTaken_ |= frame.snapshot;
+    adjacencyUploaded_ |= frame.adjacency;
+    for (uint32_t c : frame.restored) written_[c] = 0;
+    if (frame.solve) {
+        for (uint32_t c : frame.solved) written_[c] = 1;
+        solvedGeneration_ = frame.generation;
+        if (mode_ == MoveMode::Continuous) {
+            // The next segment starts where this one ends, and the chunks it moved hold
+            // their vertices within their bounds grown by how far it could carry one.
+            std::copy(frame.posesB.begin(), frame.posesB.end(), posesA_.begin());
+            for (uint32_t c : frame.solved) {
+                chunks_[c].bounds.min -= glm::vec3(frame.grow);
+                chunks_[c].bounds.max += glm::vec3(frame.grow);
+            }
+        }
+    }
+    if (timestamps_) ++submittedFrames_;
+    frame.ticket = 0;
+    settle();
+    return true;
+}
+
+void LiveMove::Impl::settle() noexcept {
+    if (state_ != State::Committing && state_ != State::Cancelling) return;
+    if (pending_.ticket != 0) return; // a recorded frame may still be submitted
+    const bool anyWritten = std::find(written_.begin(), written_.end(), 1) != written_.end();
+    if (state_ == State::Committing ? solveWanted() : anyWritten) return;
+    if (state_ == State::Committing && mode_ == MoveMode::Move) {
+        // Continuous mode grew the bounds with each segment submitted.
+        const float grow = displacementBound(kernel_);
+        for (size_t c = 0; c < chunks_.size(); ++c) {
+            if (!written_[c]) continue;
+            chunks_[c].bounds.min -= glm::vec3(grow);
+            chunks_[c].bounds.max += glm::vec3(grow);
+        }
+    }
+    if (state_ == State::Committing)
+        for (uint32_t c = 0; c < chunks_.size(); ++c)
+            if (written_[c]) changed_.push_back(c); // capacity reserved: no allocation
+    std::fill(written_.begin(), written_.end(), 0);
+    state_ = State::Idle;
 }
 
 void LiveMove::Impl::setChunkBounds(size_t chunk, const Bounds& bounds) {
@@ -283,153 +338,12 @@ void LiveMove::Impl::setChunkBounds(size_t chunk, const Bounds& bounds) {
     chunks_[chunk].bounds = bounds;
 }
 
-RecordReport LiveMove::Impl::record(VkCommandBuffer commands) noexcept {
-    const Context::Impl& ctx = context_.impl();
-    RecordReport report;
-    report.chunksTotal = uint32_t(chunks_.size());
-    const bool restoring = std::find(restoring_.begin(), restoring_.end(), 1) != restoring_.end();
-    if (!snapshotPending_ && !solvePending_ && !restoring) return report;
-    try {
-        const bool graphics = context_.queueFlags() & VK_QUEUE_GRAPHICS_BIT;
-        // After earlier draws read the vertex buffer and earlier frames wrote it.
-        const VkPipelineStageFlags before = kOurStages | (graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT |
-                                                                         VK_PIPELINE_STAGE_VERTEX_SHADER_BIT
-                                                                   : 0);
-        memoryBarrier(ctx.vk, commands, before, kOurWrites, kOurStages, kOurAccesses);
-        const uint32_t slot = frame_ % kTimestampRing;
-        if (timestamps_) {
-            ctx.vk.vkCmdResetQueryPool(commands, timestamps_, 2 * slot, 2);
-            ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
-        }
-        if (snapshotPending_) {
-            for (const Span& span : spans_) {
-                const VkBufferCopy region{span.begin, span.snapshotOffset, span.end - span.begin};
-                ctx.vk.vkCmdCopyBuffer(commands, span.buffer, snapshot_.handle(), 1, &region);
-            }
-            snapshotPending_ = false;
-        }
-        if (adjacencyStaging_.handle() && !adjacencyCopied_) {
-            ctx.vk.vkCmdCopyBuffer(commands, adjacencyStaging_.handle(), adjacencyStart_.handle(), 1, &adjacencyCopies_[0]);
-            if (adjacencyCopies_[1].size)
-                ctx.vk.vkCmdCopyBuffer(commands, adjacencyStaging_.handle(), adjacencyPairs_.handle(), 1,
-                                       &adjacencyCopies_[1]);
-            adjacencyCopied_ = true; // the staging copy stays until this LiveMove goes: a frame may be in flight
-        }
-        for (size_t c = 0; c < chunks_.size(); ++c) report.chunksRestored += restoring_[c];
-        recordRestores(commands);
-        if (solvePending_) recordSolve(commands, report);
-        if (timestamps_)
-            ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
-        const VkPipelineStageFlags after =
-            graphics ? VK_PIPELINE_STAGE_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_VERTEX_SHADER_BIT : kOurStages;
-        const VkAccessFlags reads = graphics ? VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_SHADER_READ_BIT
-                                             : VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_TRANSFER_READ_BIT;
-        memoryBarrier(ctx.vk, commands, kOurStages, kOurWrites, after, reads);
-        ++frame_;
-        report.recorded = true;
-    } catch (const std::exception& e) {
-        lastError_ = e.what();
-    }
-    return report;
-}
-
-// Copies the restoring chunks' bytes back from the snapshot, one region per chunk and span.
-void LiveMove::Impl::recordRestores(VkCommandBuffer commands) {
-    const Context::Impl& ctx = context_.impl();
-    for (const Span& span : spans_) {
-        copies_.clear();
-        for (size_t c = 0; c < chunks_.size(); ++c) {
-            if (!restoring_[c] || chunks_[c].vertexCount == 0) continue;
-            // The chunk's bytes in this span: from its first vertex's first attribute
-            // to its last vertex's last one, clamped to the span.
-            VkDeviceSize from = span.end, to = span.begin;
-            auto cover = [&](const VertexStream& stream) {
-                if (stream.buffer != span.buffer || stream.offset < span.begin || stream.offset >= span.end) return;
-                const MeshChunk& chunk = chunks_[c];
-                from = std::min(from, stream.offset + VkDeviceSize(chunk.firstVertex) * stream.stride);
-                to = std::max(to, stream.offset +
-                                      VkDeviceSize(chunk.firstVertex + chunk.vertexCount - 1) * stream.stride + 12);
-            };
-            cover(positionStream_);
-            if (hasNormals_) cover(normalStream_);
-            if (from < to) copies_.push_back({span.snapshotOffset + (from - span.begin), from, to - from});
-        }
-        if (!copies_.empty())
-            ctx.vk.vkCmdCopyBuffer(commands, snapshot_.handle(), span.buffer, uint32_t(copies_.size()), copies_.data());
-    }
-    std::fill(restoring_.begin(), restoring_.end(), 0);
-}
-
-void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report) {
-    const Context::Impl& ctx = context_.impl();
-    ToolBlock block{};
-    std::copy(std::begin(kernel_.tools), std::end(kernel_.tools), std::begin(block.tools));
-    ctx.vk.vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
-    memoryBarrier(ctx.vk, commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-            kComputeAccesses | VK_ACCESS_UNIFORM_READ_BIT);
-
-    // Adjacent chunks go in one dispatch. Dispatches writing one buffer are ordered
-    // by barriers: their ranges are disjoint, but a descriptor covers the whole mesh.
-    auto forEachRun = [&](auto&& recordRun) {
-        for (size_t k = 0; k < solvedChunks_.size();) {
-            const uint32_t first = chunks_[solvedChunks_[k]].firstVertex;
-            uint32_t end = first + chunks_[solvedChunks_[k]].vertexCount;
-            Bounds bounds = chunks_[solvedChunks_[k]].bounds;
-            for (++k; k < solvedChunks_.size() && chunks_[solvedChunks_[k]].firstVertex == end; ++k) {
-                end += chunks_[solvedChunks_[k]].vertexCount;
-                bounds = {glm::min(bounds.min, chunks_[solvedChunks_[k]].bounds.min),
-                          glm::max(bounds.max, chunks_[solvedChunks_[k]].bounds.max)};
-            }
-            recordRun(first, end - first, bounds);
-        }
-    };
-    bool firstRun = true;
-    auto separate = [&] {
-        if (!firstRun)
-            memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
-                    VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kComputeAccesses);
-        firstRun = false;
-    };
-    const bool continuous = mode_ == MoveMode::Continuous;
-    forEachRun([&](uint32_t first, uint32_t count, const Bounds& bounds) {
-        separate();
-        // Compaction only pays where the run holds vertices out of reach, or masked.
-        const bool compact = hasMask_ || !boxWithinReach(kernel_, bounds);
-        recordDeform(commands, context_, deformPipelines_, kernel_, hasStatistics_,
-                     continuous ? continuousBinding_ : deformBinding_, first, count,
-                     compact ? &deformScratch_ : nullptr);
-        report.verticesSolved += count;
-    });
-    report.chunksSolved = uint32_t(solvedChunks_.size());
-    if (continuous) {
-        // The next segment starts where this one ends, and the chunks it moved hold
-        // their vertices within their bounds grown by how far it could carry one.
-        const float grow = displacementBound(kernel_);
-        for (uint32_t c : solvedChunks_) {
-            chunks_[c].bounds.min -= glm::vec3(grow);
-            chunks_[c].bounds.max += glm::vec3(grow);
-        }
-        std::copy(posesB_.begin(), posesB_.end(), posesA_.begin());
-    }
-    if (hasNormals_ && !solvedChunks_.empty()) {
-        firstRun = false; // normals read the positions just written
-        forEachRun([&](uint32_t first, uint32_t count, const Bounds&) {
-            separate();
-            NormalsPushConstants push = normalsLayout_;
-            push.firstVertex = first;
-            push.vertexCount = count;
-            normalsPipeline_->record(commands, context_, normalsSet_, push);
-        });
-    }
-    solvePending_ = false;
-}
-
 double LiveMove::Impl::gpuMilliseconds() const {
     const Context::Impl& ctx = context_.impl();
     if (!timestamps_) return std::numeric_limits<double>::quiet_NaN();
     // Newest first: the latest frame whose two timestamps are both available.
-    for (uint32_t back = 1; back < kTimestampRing && back <= frame_; ++back) {
-        const uint32_t slot = (frame_ - back) % kTimestampRing;
+    for (uint32_t back = 1; back < kTimestampRing && back <= submittedFrames_; ++back) {
+        const uint32_t slot = (submittedFrames_ - back) % kTimestampRing;
         uint64_t values[4] = {0, 0, 0, 0}; // timestamp, availability, timestamp, availability
         VkResult result = ctx.vk.vkGetQueryPoolResults(context_.device(), timestamps_, 2 * slot, 2, sizeof(values), values,
                                                        2 * sizeof(uint64_t),
@@ -449,7 +363,14 @@ void LiveMove::begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode
 bool LiveMove::update(std::span<const Pose> posesB, double segmentTolerance) noexcept {
     return impl_->update(posesB, segmentTolerance);
 }
-RecordReport LiveMove::record(VkCommandBuffer commands) noexcept { return impl_->record(commands); }
+RecordReport LiveMove::record(VkCommandBuffer commands, const RecordSync& sync) noexcept {
+    return impl_->record(commands, sync);
+}
+bool LiveMove::submitted(FrameTicket ticket) noexcept { return impl_->submitted(ticket); }
+std::span<const uint32_t> LiveMove::changedChunks() const { return impl_->changed_; }
+bool LiveMove::recordUndoCopy(VkCommandBuffer commands, VkBuffer positionsCopy, VkBuffer normalsCopy) noexcept {
+    return impl_->recordUndoCopy(commands, positionsCopy, normalsCopy);
+}
 void LiveMove::commit() { impl_->commit(); }
 void LiveMove::cancel() { impl_->cancel(); }
 bool LiveMove::moving() const { return impl_->moving(); }

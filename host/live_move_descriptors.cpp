@@ -1,5 +1,6 @@
 // LiveMove's descriptor sets: the renderer's streams, the snapshot and the
-// library's buffers bound to deform.comp (move and continuous mode) and normals.comp.
+// library's buffers bound to deform.comp (move and continuous mode), normals.comp
+// and restore.comp (positions and normals).
 #include "live_move_impl.hpp"
 
 #include <string>
@@ -14,9 +15,9 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     const Context::Impl& ctx = context_.impl();
     VkDevice device = context_.device();
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * (kDeformBindingCount - 1) + 4}};
+                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * (kDeformBindingCount - 1) + 4 + 4}};
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = 3;
+    poolInfo.maxSets = 5;
     poolInfo.poolSizeCount = 2;
     poolInfo.pPoolSizes = sizes;
     SF_VK_CHECK(ctx.vk.vkCreateDescriptorPool(device, &poolInfo, ctx.allocator, &descriptorPool_));
@@ -57,12 +58,12 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
 
     // Move mode reads the snapshot; continuous mode reads the positions it writes,
     // each invocation its own vertex.
-    deformBinding_ = {allocate(deformPipelines_.setLayout()),
+    deformBinding_ = {allocate(pipelines_.deform().setLayout()),
                       {0, 0, snapshotFloatOffset, positionStride, positionFloatOffset, positionStride,
                        maskFloatOffset, maskStride},
                       hasMask_};
     continuousBinding_ = deformBinding_;
-    continuousBinding_.set = allocate(deformPipelines_.setLayout());
+    continuousBinding_.set = allocate(pipelines_.deform().setLayout());
     continuousBinding_.layout.inputOffset = positionFloatOffset;
     const VkDescriptorBufferInfo snapshot{snapshot_.handle(), 0, VK_WHOLE_SIZE};
     if (hasStatistics_ && 16 * VkDeviceSize(vertexCount_) > maxRange)
@@ -72,7 +73,7 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         hasStatistics_ ? VkDescriptorBufferInfo{mesh.statistics, 0, 16 * VkDeviceSize(vertexCount_)}
                        : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
     VkDescriptorBufferInfo deformBuffers[2][kDeformBindingCount];
-    VkWriteDescriptorSet writes[2 * kDeformBindingCount + 4];
+    VkWriteDescriptorSet writes[2 * kDeformBindingCount + 4 + 4];
     uint32_t writeCount = 0;
     for (int set = 0; set < 2; ++set) {
         const VkDescriptorBufferInfo buffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
@@ -99,24 +100,52 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         }
     }
 
+    auto writeStorage = [&](VkDescriptorSet set, uint32_t binding, const VkDescriptorBufferInfo* info) {
+        VkWriteDescriptorSet& w = writes[writeCount++];
+        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set;
+        w.dstBinding = binding;
+        w.descriptorCount = 1;
+        w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        w.pBufferInfo = info;
+    };
+
+    // Restores read the snapshot, a byte copy of the spans: a stream's floats sit
+    // there at its offset from its span's start, with its own stride.
+    auto snapshotFloatOffsetOf = [&](const VertexStream& stream) {
+        for (const Span& span : spans_)
+            if (span.buffer == stream.buffer && span.begin <= stream.offset && stream.offset < span.end)
+                return uint32_t((span.snapshotOffset + stream.offset - span.begin) / 4);
+        throw Error("internal: a stream outside the snapshot's spans");
+    };
+    VkDescriptorBufferInfo restoreBuffers[2];
+    uint32_t restoreNormalOffset = 0;
+    const VkDescriptorBufferInfo normals =
+        hasNormals_ ? bindStream(mesh.normals, 12, "normals", restoreNormalOffset) : VkDescriptorBufferInfo{};
+    for (int stream = 0; stream < (hasNormals_ ? 2 : 1); ++stream) {
+        restoreSets_[stream] = allocate(pipelines_.restore().setLayout());
+        restoreBuffers[stream] = stream == 0 ? positions : normals;
+        writeStorage(restoreSets_[stream], 0, &snapshot);
+        writeStorage(restoreSets_[stream], 1, &restoreBuffers[stream]);
+        const VertexStream& source = stream == 0 ? mesh.positions : mesh.normals;
+        restoreLayouts_[stream] = {0, 0, snapshotFloatOffsetOf(source), source.stride / 4,
+                                   stream == 0 ? positionFloatOffset : restoreNormalOffset, source.stride / 4};
+    }
+
+    positionsRange_ = positions;
+    if (hasNormals_) normalsRange_ = normals;
+    if (hasMask_) maskRange_ = mask;
+    if (hasStatistics_) statisticsRange_ = statistics;
+
     VkDescriptorBufferInfo normalsBuffers[4];
     if (hasNormals_) {
-        normalsSet_ = allocate(normalsPipeline_->setLayout());
-        uint32_t normalFloatOffset = 0;
+        normalsSet_ = allocate(pipelines_.normals().setLayout());
         normalsBuffers[0] = positions;
         normalsBuffers[1] = {adjacencyStart_.handle(), 0, VK_WHOLE_SIZE};
         normalsBuffers[2] = {adjacencyPairs_.handle(), 0, VK_WHOLE_SIZE};
-        normalsBuffers[3] = bindStream(mesh.normals, 12, "normals", normalFloatOffset);
-        normalsLayout_ = {0, 0, positionFloatOffset, positionStride, normalFloatOffset, mesh.normals.stride / 4};
-        for (uint32_t i = 0; i < 4; ++i) {
-            VkWriteDescriptorSet& w = writes[writeCount++];
-            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = normalsSet_;
-            w.dstBinding = i;
-            w.descriptorCount = 1;
-            w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w.pBufferInfo = &normalsBuffers[i];
-        }
+        normalsBuffers[3] = normals;
+        normalsLayout_ = {0, 0, positionFloatOffset, positionStride, restoreNormalOffset, mesh.normals.stride / 4};
+        for (uint32_t i = 0; i < 4; ++i) writeStorage(normalsSet_, i, &normalsBuffers[i]);
     }
     ctx.vk.vkUpdateDescriptorSets(device, writeCount, writes, 0, nullptr);
 }

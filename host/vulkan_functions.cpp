@@ -58,12 +58,18 @@ void loadInstanceFunctions(VulkanFunctions& vk, VkInstance instance) {
 #undef SF_VK_LOAD_OPTIONAL
 }
 
-void loadDeviceFunctions(VulkanFunctions& vk, VkDevice device, PFN_vkGetDeviceProcAddr getDeviceProcAddr) {
+void loadDeviceFunctions(VulkanFunctions& vk, VkDevice device, PFN_vkGetDeviceProcAddr getDeviceProcAddr,
+                         bool synchronization2) {
     PFN_vkGetDeviceProcAddr load = getDeviceProcAddr ? getDeviceProcAddr : vk.vkGetDeviceProcAddr;
     if (!load) throw Error("vkGetDeviceProcAddr is null");
 #define SF_VK_LOAD(name) require(vk.name, load(device, #name), #name);
     SF_VK_DEVICE_FUNCTIONS(SF_VK_LOAD)
 #undef SF_VK_LOAD
+    if (synchronization2) {
+        PFN_vkVoidFunction barrier2 = load(device, "vkCmdPipelineBarrier2");
+        if (!barrier2) barrier2 = load(device, "vkCmdPipelineBarrier2KHR");
+        require(vk.vkCmdPipelineBarrier2, barrier2, "vkCmdPipelineBarrier2");
+    }
 }
 
 } // namespace sculptflow

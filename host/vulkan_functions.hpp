@@ -117,6 +117,9 @@ struct VulkanFunctions {
     SF_VK_INSTANCE_FUNCTIONS(SF_VK_MEMBER)
     SF_VK_DEBUG_UTILS_FUNCTIONS(SF_VK_MEMBER)
     SF_VK_DEVICE_FUNCTIONS(SF_VK_MEMBER)
+    // Optional: where the adopted device has synchronization2 (Vulkan 1.3, or the
+    // KHR extension's command); null elsewhere.
+    PFN_vkCmdPipelineBarrier2 vkCmdPipelineBarrier2 = nullptr;
 };
 
 #undef SF_VK_MEMBER
@@ -142,7 +145,9 @@ private:
 // given entry point did not return (a wrong or stubbed vkGetInstanceProcAddr).
 void loadGlobalFunctions(VulkanFunctions& vk, PFN_vkGetInstanceProcAddr getInstanceProcAddr);
 void loadInstanceFunctions(VulkanFunctions& vk, VkInstance instance);
-// getDeviceProcAddr null: the instance's vkGetDeviceProcAddr.
-void loadDeviceFunctions(VulkanFunctions& vk, VkDevice device, PFN_vkGetDeviceProcAddr getDeviceProcAddr);
+// getDeviceProcAddr null: the instance's vkGetDeviceProcAddr. With
+// synchronization2, vkCmdPipelineBarrier2 (or its KHR name) is required too.
+void loadDeviceFunctions(VulkanFunctions& vk, VkDevice device, PFN_vkGetDeviceProcAddr getDeviceProcAddr,
+                         bool synchronization2 = false);
 
 } // namespace sculptflow

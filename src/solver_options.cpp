@@ -9,7 +9,9 @@
 namespace sculptflow {
 namespace {
 
-void require(bool ok, const char* parameter, const std::string& what) {
+// Takes C strings: the message is built only on failure, so that validating
+// allocates nothing (LiveMove::update and record call it every frame).
+void require(bool ok, const char* parameter, const char* what) {
     if (!ok) throw Error(std::string("solver option ") + parameter + ": " + what);
 }
 

@@ -45,7 +45,9 @@ public:
 #else
     static constexpr bool kSynchronizationValidation = true;
 #endif
-    explicit TestRenderer(bool synchronizationValidation = kSynchronizationValidation) {
+    // synchronization2: a Vulkan 1.3 instance and device with the feature on.
+    explicit TestRenderer(bool synchronizationValidation = kSynchronizationValidation, bool synchronization2 = false)
+        : synchronization2_(synchronization2) {
         SF_TEST_VK(volkInitialize());
         const char* layer = kValidationLayer;
         const char* extension = VK_EXT_DEBUG_UTILS_EXTENSION_NAME;
@@ -56,7 +58,7 @@ public:
         VkDebugUtilsMessengerCreateInfoEXT messengerInfo = validationMessengerInfo(&TestRenderer::onMessage, this);
         messengerInfo.pNext = &features;
         VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
-        app.apiVersion = VK_API_VERSION_1_2;
+        app.apiVersion = synchronization2 ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
         VkInstanceCreateInfo info{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
         info.pApplicationInfo = &app;
         info.enabledLayerCount = 1;
@@ -89,7 +91,10 @@ public:
         queueInfo.pQueuePriorities = &priority;
         VkPhysicalDeviceFeatures enabled{};
         enabled.vertexPipelineStoresAndAtomics = VK_TRUE; // the capture draw
+        VkPhysicalDeviceVulkan13Features features13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
+        features13.synchronization2 = VK_TRUE;
         VkDeviceCreateInfo deviceInfo{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO};
+        if (synchronization2) deviceInfo.pNext = &features13;
         deviceInfo.queueCreateInfoCount = 1;
         deviceInfo.pQueueCreateInfos = &queueInfo;
         deviceInfo.pEnabledFeatures = &enabled;
@@ -122,10 +127,14 @@ public:
 
     AdoptedDevice adopted() const {
         AdoptedDevice adopted{instance_, physical_, device_, family_, queue_};
+        adopted.apiVersion = synchronization2_ ? VK_API_VERSION_1_3 : VK_API_VERSION_1_2;
+        adopted.synchronization2 = synchronization2_;
         adopted.loader.getInstanceProcAddr = vkGetInstanceProcAddr; // volk's, as a volk renderer passes it
         return adopted;
     }
     VkDevice device() const { return device_; }
+    VkQueue queue() const { return queue_; }
+    uint32_t queueFamily() const { return family_; }
 
     // Host-visible, coherent, mapped; freed with the renderer.
     Buffer createBuffer(VkDeviceSize size, VkBufferUsageFlags usage) {
@@ -349,6 +358,7 @@ void main() {
         capture_ = {};
     }
 
+    bool synchronization2_ = false;
     VkInstance instance_ = VK_NULL_HANDLE;
     VkDebugUtilsMessengerEXT messenger_ = VK_NULL_HANDLE;
     VkPhysicalDevice physical_ = VK_NULL_HANDLE;

@@ -202,12 +202,14 @@ TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
         ASSERT_TRUE(live.update({&poses[frame], 1})) << live.lastError();
         VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         ASSERT_EQ(vk.vkBeginCommandBuffer(commands, &begin), VK_SUCCESS);
-        EXPECT_TRUE(live.record(commands).recorded);
+        const RecordReport report = live.record(commands);
+        EXPECT_TRUE(report.recorded);
         ASSERT_EQ(vk.vkEndCommandBuffer(commands), VK_SUCCESS);
         VkSubmitInfo submit{VK_STRUCTURE_TYPE_SUBMIT_INFO};
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &commands;
         ASSERT_EQ(vk.vkQueueSubmit(owner.queue(), 1, &submit, VK_NULL_HANDLE), VK_SUCCESS);
+        ASSERT_TRUE(live.submitted(report.ticket)) << live.lastError();
         ASSERT_EQ(waitIdle(owner.queue()), VK_SUCCESS);
     }
     EXPECT_TRUE(gCachesUsed.empty()) << gCachesUsed.size() << " pipelines built after the grab";

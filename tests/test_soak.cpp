@@ -89,8 +89,10 @@ TEST(Soak, ReplayedStrokeKeepsMemoryFlatAndLandsOnTheHeadlessShape) {
         for (; k < poses.size() && frame < frames; ++k, ++frame) {
             ASSERT_TRUE(live.update(std::vector<Pose>{poses[k]})) << live.lastError();
             VkCommandBuffer commands = renderer.begin();
-            ASSERT_TRUE(live.record(commands).recorded);
+            const RecordReport report = live.record(commands);
+            ASSERT_TRUE(report.recorded);
             renderer.submitAndWait();
+            ASSERT_TRUE(live.submitted(report.ticket)) << live.lastError();
         }
         live.commit();
         Move whole;

@@ -404,6 +404,8 @@ int run() {
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &commands;
         check(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+        // The library's state moves on only now: a frame recorded and dropped leaves no trace.
+        if (!live.submitted(report.ticket)) throw std::runtime_error("submitted: " + live.lastError());
         check(vkQueueWaitIdle(queue), "vkQueueWaitIdle");
         live.commit();
         std::printf("sculptflow on %s: %u of %u chunks solved, %llu vertices\n", context.deviceName().c_str(),

@@ -168,7 +168,7 @@ int run() {
         check(vkAllocateCommandBuffers(device, &commandInfo, &commands), "vkAllocateCommandBuffers");
         VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
         check(vkBeginCommandBuffer(commands, &begin), "vkBeginCommandBuffer");
-        live.record(commands);
+        const sculptflow::RecordReport report = live.record(commands);
         VkMemoryBarrier toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
         toHost.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT | VK_ACCESS_TRANSFER_WRITE_BIT;
         toHost.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
@@ -179,6 +179,7 @@ int run() {
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &commands;
         check(vkQueueSubmit(queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+        if (!live.submitted(report.ticket)) throw std::runtime_error("submitted: " + live.lastError());
         check(vkQueueWaitIdle(queue), "vkQueueWaitIdle");
         live.commit();
         std::vector<glm::vec3> moved(voxels.size());

@@ -90,6 +90,10 @@ struct AdoptedDevice {
     // The Vulkan API version the instance was created with (VkApplicationInfo);
     // the library needs 1.2 of both the instance and the device.
     uint32_t apiVersion = VK_API_VERSION_1_2;
+    // The device was created with the synchronization2 feature on
+    // (Vulkan 1.3, or VK_KHR_synchronization2): LiveMove then records its barriers
+    // with vkCmdPipelineBarrier2; otherwise as Vulkan 1.2 barriers.
+    bool synchronization2 = false;
     VulkanLoader loader;
     ContextHooks hooks;
 };
@@ -123,6 +127,8 @@ public:
     // The queue family's flags: LiveMove adds vertex-stage barriers only on a
     // family with VK_QUEUE_GRAPHICS_BIT.
     VkQueueFlags queueFlags() const;
+    // Barriers recorded with vkCmdPipelineBarrier2 (AdoptedDevice::synchronization2).
+    bool synchronization2() const;
     const VkPhysicalDeviceProperties& properties() const;
     std::string deviceName() const;
     std::string driverName() const; // the driver's name and version ("llvmpipe Mesa 22.3.6 (LLVM 15.0.6)")

@@ -113,7 +113,8 @@ RecordReport LiveMesh::recordFrame(VkCommandBuffer commands, const PlaybackFrame
     return report;
 }
 
-void LiveMesh::finishFrame(const PlaybackFrame& frame) {
+void LiveMesh::finishFrame(const PlaybackFrame& frame, const RecordReport& report) {
+    live_->submitted(report.ticket); // the latest record()'s, just submitted: cannot be refused
     if (frame.release && live_->moving()) live_->commit();
 }
 

@@ -42,8 +42,9 @@ public:
     // Throws only for a refused grab (bad tools); a refused update keeps the
     // previous shape and is reported once through lastError().
     RecordReport recordFrame(VkCommandBuffer commands, const PlaybackFrame& frame);
-    // After the frame's command buffer is complete: commits on release.
-    void finishFrame(const PlaybackFrame& frame);
+    // After the frame's command buffer is submitted: tells the LiveMove so
+    // (LiveMove::submitted), then commits on release.
+    void finishFrame(const PlaybackFrame& frame, const RecordReport& report);
 
     // The mask, one value a vertex in the chunked order, or every vertex free
     // (empty). Written through the mapping: no submitted frame may still run.

@@ -312,7 +312,7 @@ bool Viewer::renderFrame() {
     submit.commandBufferCount = 1;
     submit.pCommandBuffers = &commands;
     SF_VK_CHECK(vkQueueSubmit(device_->queue(), 1, &submit, ring_->fence(slot_)));
-    mesh_->finishFrame(playback);
+    mesh_->finishFrame(playback, report);
 
     if (windowed()) {
         VkPresentInfoKHR present{VK_STRUCTURE_TYPE_PRESENT_INFO_KHR};

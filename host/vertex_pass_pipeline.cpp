@@ -1,5 +1,5 @@
-// Builds normals.comp from the SPIR-V embedded at build time and records it.
-#include "normals_pipeline.hpp"
+// Builds normals.comp and restore.comp from the SPIR-V embedded at build time, and records them.
+#include "vertex_pass_pipeline.hpp"
 
 #include <algorithm>
 #include <array>
@@ -8,20 +8,24 @@
 #include "memory_barrier.hpp"
 #include "normals_comp_spirv.h"
 #include "pipeline_objects.hpp"
+#include "restore_comp_spirv.h"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
 
-NormalsPipeline::NormalsPipeline(const Context& context) : context_(&context) {
+VertexPassPipeline::VertexPassPipeline(const Context& context, VertexPass pass) : context_(&context) {
     const Context::Impl& ctx = context_->impl();
     VkShaderModule module = VK_NULL_HANDLE;
+    const bool normals = pass == VertexPass::Normals;
     try {
         std::array<VkDescriptorType, 4> bindings;
         bindings.fill(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-        const ComputeLayouts layouts = createComputeLayouts(*context_, bindings, sizeof(NormalsPushConstants));
+        const ComputeLayouts layouts = createComputeLayouts(*context_, std::span(bindings).first(normals ? 4 : 2),
+                                                            sizeof(VertexPassPushConstants));
         setLayout_ = layouts.set;
         layout_ = layouts.pipeline;
-        module = createShaderModule(*context_, k_normals_comp_spirv);
+        module = normals ? createShaderModule(*context_, k_normals_comp_spirv)
+                         : createShaderModule(*context_, k_restore_comp_spirv);
         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
@@ -31,7 +35,7 @@ NormalsPipeline::NormalsPipeline(const Context& context) : context_(&context) {
         SF_VK_CHECK(
             ctx.vk.vkCreateComputePipelines(ctx.device, ctx.pipelineCache, 1, &info, ctx.allocator, &pipeline_));
         ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
-        ctx.name(VK_OBJECT_TYPE_PIPELINE, pipeline_, "normals");
+        ctx.name(VK_OBJECT_TYPE_PIPELINE, pipeline_, normals ? "normals" : "restore");
     } catch (...) {
         if (module) ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
         release();
@@ -39,9 +43,9 @@ NormalsPipeline::NormalsPipeline(const Context& context) : context_(&context) {
     }
 }
 
-NormalsPipeline::~NormalsPipeline() { release(); }
+VertexPassPipeline::~VertexPassPipeline() { release(); }
 
-void NormalsPipeline::release() {
+void VertexPassPipeline::release() {
     const Context::Impl& ctx = context_->impl();
     if (pipeline_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline_, ctx.allocator);
     if (layout_) ctx.vk.vkDestroyPipelineLayout(ctx.device, layout_, ctx.allocator);
@@ -51,13 +55,13 @@ void NormalsPipeline::release() {
     setLayout_ = VK_NULL_HANDLE;
 }
 
-void NormalsPipeline::record(VkCommandBuffer commands, const Context& context, VkDescriptorSet set,
-                             NormalsPushConstants push) const {
+void VertexPassPipeline::record(VkCommandBuffer commands, const Context& context, VkDescriptorSet set,
+                                VertexPassPushConstants push) const {
     if (push.vertexCount == 0) return;
     const Context::Impl& ctx = context.impl();
     ctx.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
     ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
-    const uint64_t perDispatch = uint64_t(ctx.maxWorkgroupsPerDispatch) * kNormalsWorkgroupSize;
+    const uint64_t perDispatch = uint64_t(ctx.maxWorkgroupsPerDispatch) * kVertexPassWorkgroupSize;
     const uint64_t end = uint64_t(push.firstVertex) + push.vertexCount;
     for (uint64_t start = push.firstVertex; start < end; start += perDispatch) {
         // The parts write disjoint vertices of one buffer bound whole: ordered, so
@@ -65,11 +69,11 @@ void NormalsPipeline::record(VkCommandBuffer commands, const Context& context, V
         if (start != push.firstVertex)
             memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_WRITE_BIT,
                           VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT);
-        NormalsPushConstants part = push;
+        VertexPassPushConstants part = push;
         part.firstVertex = uint32_t(start);
         part.vertexCount = uint32_t(std::min<uint64_t>(perDispatch, end - start));
         ctx.vk.vkCmdPushConstants(commands, layout_, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(part), &part);
-        ctx.vk.vkCmdDispatch(commands, (part.vertexCount + kNormalsWorkgroupSize - 1) / kNormalsWorkgroupSize, 1, 1);
+        ctx.vk.vkCmdDispatch(commands, (part.vertexCount + kVertexPassWorkgroupSize - 1) / kVertexPassWorkgroupSize, 1, 1);
     }
 }
 

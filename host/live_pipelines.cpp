@@ -1,0 +1,31 @@
+// The pipelines a Context's LiveMoves share, built once, under a mutex.
+#include "live_pipelines.hpp"
+
+#include "context_impl.hpp"
+
+namespace sculptflow {
+
+Context::Impl::Impl() = default;
+Context::Impl::~Impl() = default; // LivePipelines is complete here
+
+LivePipelines::LivePipelines(const Context& context)
+    : deform_(context), normals_(context, VertexPass::Normals), restore_(context, VertexPass::Restore) {
+    created_ = 2;
+}
+
+uint32_t LivePipelines::buildDeform(const kernel::Kernel& kernel, bool statistics, bool mask) {
+    const size_t before = deform_.builtCount();
+    buildDeformPipelines(deform_, kernel, statistics, &unsortedScratch_, mask);
+    const uint32_t built = uint32_t(deform_.builtCount() - before);
+    created_ += built;
+    return built;
+}
+
+LivePipelines& livePipelines(const Context& context) {
+    Context::Impl& ctx = context.impl();
+    std::lock_guard lock(ctx.livePipelinesMutex);
+    if (!ctx.livePipelines) ctx.livePipelines = std::make_unique<LivePipelines>(context);
+    return *ctx.livePipelines;
+}
+
+} // namespace sculptflow

@@ -1,0 +1,23 @@
+// The barriers at the edges of LiveMove::record(), in synchronization2 terms:
+// recorded with vkCmdPipelineBarrier2 where the Context has synchronization2,
+// and as a Vulkan 1.2 barrier with the flags mapped down elsewhere.
+#pragma once
+
+#include "context_impl.hpp"
+#include "live_move.hpp"
+
+namespace sculptflow {
+
+// Vulkan 1.2's flags for synchronization2's: the bits the two share stay, the
+// newer ones become the older ones that cover them (COPY → TRANSFER,
+// VERTEX_ATTRIBUTE_INPUT → VERTEX_INPUT, SHADER_STORAGE_READ → SHADER_READ, …);
+// ones without an older form widen to ALL_COMMANDS / MEMORY_READ|WRITE.
+VkPipelineStageFlags legacyStages(VkPipelineStageFlags2 stages);
+VkAccessFlags legacyAccesses(VkAccessFlags2 accesses);
+
+// A global memory barrier from `src` to `dst`. No stages: TOP_OF_PIPE as a source,
+// BOTTOM_OF_PIPE as a destination (an execution dependency on nothing).
+void scopedBarrier(const Context::Impl& ctx, VkCommandBuffer commands, const AccessScope& src,
+                   const AccessScope& dst);
+
+} // namespace sculptflow
