@@ -60,6 +60,9 @@ struct FieldNaming {
     bool indexTools = true;
     std::string voxelSize = "voxel_size";
     double quaternionTolerance = kQuaternionNormTolerance;
+    // Files (read or written) refuse inner_radius > outer_radius; a stroke built in
+    // code may have it (validateStroke), and the solver clamps it (spec §3.1).
+    bool innerWithinOuter = true;
 };
 
 bool allFinite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
@@ -83,7 +86,8 @@ void checkPose(const Pose& pose, const std::string& where, const std::string& so
 }
 
 void checkTool(const ToolStroke& tool, const std::string& prefix, const std::string& source,
-               double quaternionTolerance) {
+               const FieldNaming& naming) {
+    const double quaternionTolerance = naming.quaternionTolerance;
     const auto require = [&](bool ok, const char* field, const char* rule, double value) {
         if (!ok) fail(source, prefix + field + ": must be " + rule + ", is " + formatNumber(value));
     };
@@ -94,7 +98,7 @@ void checkTool(const ToolStroke& tool, const std::string& prefix, const std::str
     require(std::isfinite(rOut) && rOut > 0.0, "outer_radius", "finite and > 0", rOut);
     // The solver would clamp r_in below r_out (spec §3.1), but a stroke that says so
     // is a mistake (swapped fields, other units), not a request.
-    if (rIn > rOut)
+    if (naming.innerWithinOuter && rIn > rOut)
         fail(source, prefix + "inner_radius: " + formatNumber(rIn) + " is larger than outer_radius " +
                          formatNumber(rOut) + " (the inner radius is where an affine tool's full motion ends "
                                               "and its falloff begins; a kelvinlet ignores it)");
@@ -138,7 +142,7 @@ void checkStroke(const Stroke& stroke, const std::string& source, const FieldNam
     }
     for (size_t t = 0; t < stroke.tools.size(); ++t) {
         const std::string prefix = naming.indexTools ? "tools[" + std::to_string(t) + "]." : "";
-        checkTool(stroke.tools[t], prefix, source, naming.quaternionTolerance);
+        checkTool(stroke.tools[t], prefix, source, naming);
     }
 }
 
@@ -407,7 +411,7 @@ std::string symmetryAxesName(uint32_t axes) {
 }
 
 void validateStroke(const Stroke& stroke, const std::string& source) {
-    checkStroke(stroke, source, FieldNaming{});
+    checkStroke(stroke, source, FieldNaming{.innerWithinOuter = false});
 }
 
 Stroke readStrokeJson(const std::filesystem::path& path) {
@@ -501,7 +505,7 @@ Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& op
 
 void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path) {
     // Never write a file that the reader would refuse.
-    validateStroke(stroke, path.string());
+    checkStroke(stroke, path.string(), FieldNaming{});
     detail::writeFileAtomically(path, toJsonText(stroke));
 }
 
