@@ -113,7 +113,8 @@ TEST(StrokeIo, SymmetryRoundTripsAndDefaultsItsOrigin) {
 TEST(StrokeIo, SymmetryAxesParseAsSubsetsOfXyz) {
     EXPECT_EQ(parseSymmetryAxes("zyx"), kSymmetryX | kSymmetryY | kSymmetryZ);
     EXPECT_EQ(parseSymmetryAxes("y"), kSymmetryY);
-    for (const char* bad : {"", "xx", "w", "x y", "X"}) EXPECT_FALSE(parseSymmetryAxes(bad)) << bad;
+    EXPECT_EQ(parseSymmetryAxes("X"), kSymmetryX); // either case (issue 32)
+    for (const char* bad : {"", "xx", "xX", "w", "x y"}) EXPECT_FALSE(parseSymmetryAxes(bad)) << bad;
     EXPECT_EQ(symmetryAxesName(kSymmetryZ | kSymmetryX), "xz");
 }
 
