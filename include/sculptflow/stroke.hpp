@@ -116,10 +116,8 @@ SCULPTFLOW_API Stroke parseStrokeBin(const std::string& bytes, const std::filesy
 // Writes the spec's JSON form (round-trips through readStrokeJson).
 SCULPTFLOW_API void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path);
 
-// Checks a stroke built in code: the readers' invariants, except that inner_radius
-// may exceed outer_radius (the solver clamps it, spec §3.1; a file refuses it), and
-// quaternions unit within 1e-3 (a file within 1e-2, then normalised). Throws
-// sculptflow::Error naming `source` and the offending field.
+// Checks the invariants every reader enforces (but inner_radius > outer_radius, which
+// only files refuse); throws sculptflow::Error naming `source` and the offending field.
 SCULPTFLOW_API void validateStroke(const Stroke& stroke, const std::string& source);
 
 } // namespace sculptflow
