@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <optional>
 #include <string>
 
 #include "mesh.hpp"
@@ -21,6 +22,11 @@ Mesh readPly(const std::filesystem::path& path);
 // The same from bytes in memory; `path` only names the source in errors.
 Mesh parseObj(const std::string& text, const std::filesystem::path& path);
 Mesh parsePly(const std::string& data, const std::filesystem::path& path);
+
+// mesh.objSource with its positions replaced by mesh.positions and the normals of
+// moved faces recomputed (mesh.hpp); nullopt when the text no longer matches the
+// mesh's vertex and face counts.
+std::optional<std::string> rewriteObjSource(const Mesh& mesh);
 
 // Writers expect a mesh that checkMeshForWriting (mesh_io.cpp) has accepted.
 void writeObj(const Mesh& mesh, const std::filesystem::path& path);

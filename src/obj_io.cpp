@@ -145,10 +145,12 @@ Mesh parseObj(const std::string& text, const std::filesystem::path& path) {
         fail(path, "tinyobjloader read " + std::to_string(mesh.faceSizes.size()) + " faces, expected " +
                        std::to_string(scan.faceCount));
     }
+    mesh.objSource = text; // for writeObj: everything the positions and faces leave out
     return mesh;
 }
 
 void writeObj(const Mesh& mesh, const std::filesystem::path& path) {
+    if (std::optional<std::string> kept = rewriteObjSource(mesh)) return writeFileAtomically(path, *kept);
     std::string out = "# sculptflow mesh\n";
     out.reserve(mesh.positions.size() * 40 + mesh.faceIndices.size() * 8);
     for (const glm::vec3& p : mesh.positions) {

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -13,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "error.hpp"
+#include "text_scan.hpp"
 #include "file_io.hpp"
 #include "motion.hpp"
 
@@ -21,7 +23,11 @@ namespace {
 
 using Json = nlohmann::json;
 
+// A stroke built in code must be unit to 1e-3 (validateStroke); a file may be off by
+// up to 1e-2 (float rounding in an exporter, a hand edit), and the readers then
+// normalise it with a warning in Stroke::warnings rather than refuse it.
 constexpr double kQuaternionNormTolerance = 1e-3;
+constexpr double kReadQuaternionNormTolerance = 1e-2;
 constexpr double kMaxCompressibility = 0.5;
 
 // Recorded .bin layout (spec §5): header, 9 f32 per pose, then the tool's 5 fields.
@@ -53,6 +59,10 @@ std::string formatNumber(double value) {
 struct FieldNaming {
     bool indexTools = true;
     std::string voxelSize = "voxel_size";
+    double quaternionTolerance = kQuaternionNormTolerance;
+    // Files (read or written) refuse inner_radius > outer_radius; a stroke built in
+    // code may have it (validateStroke), and the solver clamps it (spec §3.1).
+    bool innerWithinOuter = true;
 };
 
 bool allFinite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
@@ -61,13 +71,13 @@ bool allFinite(const glm::dquat& q) {
     return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
 }
 
-void checkPose(const Pose& pose, const std::string& where, const std::string& source) {
+void checkPose(const Pose& pose, const std::string& where, const std::string& source, double quaternionTolerance) {
     if (!allFinite(pose.position)) fail(source, where + ".position: non-finite value");
     if (!allFinite(pose.orientation)) fail(source, where + ".orientation: non-finite value");
     const double norm = std::sqrt(glm::dot(pose.orientation, pose.orientation));
-    if (!(std::abs(norm - 1.0) <= kQuaternionNormTolerance)) {
+    if (!(std::abs(norm - 1.0) <= quaternionTolerance)) {
         fail(source, where + ".orientation: quaternion norm " + formatNumber(norm) + " is not within " +
-                         formatNumber(kQuaternionNormTolerance) + " of 1");
+                         formatNumber(quaternionTolerance) + " of 1");
     }
     if (!std::isfinite(pose.scale) || pose.scale <= 0.0) {
         fail(source, where + ".scale: must be finite and > 0, is " + formatNumber(pose.scale));
@@ -75,16 +85,23 @@ void checkPose(const Pose& pose, const std::string& where, const std::string& so
     if (!std::isfinite(pose.time)) fail(source, where + ".time: non-finite value");
 }
 
-void checkTool(const ToolStroke& tool, const std::string& prefix, const std::string& source) {
+void checkTool(const ToolStroke& tool, const std::string& prefix, const std::string& source,
+               const FieldNaming& naming) {
+    const double quaternionTolerance = naming.quaternionTolerance;
     const auto require = [&](bool ok, const char* field, const char* rule, double value) {
         if (!ok) fail(source, prefix + field + ": must be " + rule + ", is " + formatNumber(value));
     };
     const double rIn = tool.innerRadius;
     const double rOut = tool.outerRadius;
     const double nu = tool.compressibility;
-    // inner_radius > outer_radius is allowed: the solver clamps r_in below r_out (spec §3.1).
     require(std::isfinite(rIn) && rIn >= 0.0, "inner_radius", "finite and >= 0", rIn);
     require(std::isfinite(rOut) && rOut > 0.0, "outer_radius", "finite and > 0", rOut);
+    // The solver would clamp r_in below r_out (spec §3.1), but a stroke that says so
+    // is a mistake (swapped fields, other units), not a request.
+    if (naming.innerWithinOuter && rIn > rOut)
+        fail(source, prefix + "inner_radius: " + formatNumber(rIn) + " is larger than outer_radius " +
+                         formatNumber(rOut) + " (the inner radius is where an affine tool's full motion ends "
+                                              "and its falloff begins; a kelvinlet ignores it)");
     require(std::isfinite(tool.stiffness) && tool.stiffness > 0.0, "stiffness", "finite and > 0",
             tool.stiffness);
     require(std::isfinite(nu) && nu >= 0.0 && nu <= kMaxCompressibility, "compressibility", "in [0, 0.5]",
@@ -101,7 +118,7 @@ void checkTool(const ToolStroke& tool, const std::string& prefix, const std::str
     }
     for (size_t i = 0; i < tool.poses.size(); ++i) {
         const std::string where = prefix + "poses[" + std::to_string(i) + "]";
-        checkPose(tool.poses[i], where, source);
+        checkPose(tool.poses[i], where, source, quaternionTolerance);
         if (i > 0 && !(tool.poses[i].time > tool.poses[i - 1].time)) {
             fail(source, where + ".time: times must increase strictly (" + formatNumber(tool.poses[i].time) +
                              " after " + formatNumber(tool.poses[i - 1].time) + ")");
@@ -125,21 +142,34 @@ void checkStroke(const Stroke& stroke, const std::string& source, const FieldNam
     }
     for (size_t t = 0; t < stroke.tools.size(); ++t) {
         const std::string prefix = naming.indexTools ? "tools[" + std::to_string(t) + "]." : "";
-        checkTool(stroke.tools[t], prefix, source);
+        checkTool(stroke.tools[t], prefix, source, naming);
     }
 }
 
 // Readers normalise after validating (validateStroke only checks). Quaternions already
 // unit to within rounding are left as they are, so reading a written stroke gives back
 // exactly the same numbers.
-void normaliseOrientations(Stroke& stroke) {
+// One warning names the first pose off by more than kQuaternionNormTolerance and
+// how many there were.
+void normaliseOrientations(Stroke& stroke, const std::string& source, bool indexTools) {
     constexpr double kUnitSlack = 8 * std::numeric_limits<double>::epsilon();
-    for (ToolStroke& tool : stroke.tools) {
-        for (Pose& pose : tool.poses) {
+    size_t offUnit = 0;
+    std::string first;
+    for (size_t t = 0; t < stroke.tools.size(); ++t) {
+        for (size_t i = 0; i < stroke.tools[t].poses.size(); ++i) {
+            Pose& pose = stroke.tools[t].poses[i];
             const double norm2 = glm::dot(pose.orientation, pose.orientation);
+            if (std::abs(std::sqrt(norm2) - 1.0) > kQuaternionNormTolerance && offUnit++ == 0)
+                first = (indexTools ? "tools[" + std::to_string(t) + "]." : std::string()) + "poses[" +
+                        std::to_string(i) + "].orientation: quaternion norm " + formatNumber(std::sqrt(norm2));
             if (std::abs(norm2 - 1.0) > kUnitSlack) pose.orientation = pose.orientation / std::sqrt(norm2);
         }
     }
+    if (offUnit > 0)
+        stroke.warnings.push_back(source + ": " + first + ", off unit length by over " +
+                                  formatNumber(kQuaternionNormTolerance) + ", normalised" +
+                                  (offUnit > 1 ? " (and " + std::to_string(offUnit - 1) + " more poses likewise)"
+                                               : std::string()));
 }
 
 // ---------------------------------------------------------------------------
@@ -154,6 +184,7 @@ public:
         requireObject(root, "", {"voxel_size", "tools", "symmetry"});
         Stroke stroke;
         stroke.voxelSize = optionalNumber(root, "", "voxel_size", 1.0);
+        stroke.voxelSizeDefaulted = !root.contains("voxel_size");
         if (const auto it = root.find("symmetry"); it != root.end()) stroke.symmetry = parseSymmetry(*it);
         const Json& tools = requireKey(root, "", "tools");
         if (!tools.is_array()) typeError("tools", "an array", tools);
@@ -181,7 +212,9 @@ private:
         if (!value.is_object()) typeError(where, "an object", value);
         for (const auto& item : value.items()) {
             if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
-                fail(source_, join(where, item.key()) + ": unknown key");
+                const std::string near = detail::nearestName(item.key(), allowed);
+                fail(source_, join(where, item.key()) + ": unknown key" +
+                                  (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
             }
         }
     }
@@ -359,7 +392,8 @@ double loadF32(const std::string& bytes, uint64_t offset) {
 
 std::optional<uint32_t> parseSymmetryAxes(std::string_view axes) {
     uint32_t bits = 0;
-    for (char c : axes) {
+    for (char upper : axes) {
+        const char c = char(std::tolower(static_cast<unsigned char>(upper))); // "X" is x
         const uint32_t bit = c == 'x' ? kSymmetryX : c == 'y' ? kSymmetryY : c == 'z' ? kSymmetryZ : 0u;
         if (!bit || (bits & bit)) return std::nullopt;
         bits |= bit;
@@ -377,7 +411,7 @@ std::string symmetryAxesName(uint32_t axes) {
 }
 
 void validateStroke(const Stroke& stroke, const std::string& source) {
-    checkStroke(stroke, source, FieldNaming{});
+    checkStroke(stroke, source, FieldNaming{.innerWithinOuter = false});
 }
 
 Stroke readStrokeJson(const std::filesystem::path& path) {
@@ -393,8 +427,8 @@ Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& pat
         fail(source, std::string("invalid JSON: ") + e.what());
     }
     Stroke stroke = JsonStrokeParser(source).parse(root);
-    validateStroke(stroke, source);
-    normaliseOrientations(stroke);
+    checkStroke(stroke, source, FieldNaming{.quaternionTolerance = kReadQuaternionNormTolerance});
+    normaliseOrientations(stroke, source, true);
     return stroke;
 }
 
@@ -449,8 +483,8 @@ Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& pat
     Stroke stroke;
     stroke.voxelSize = options.binVoxelSize;
     stroke.tools.push_back(std::move(tool));
-    checkStroke(stroke, source, FieldNaming{false, "voxel_size (binVoxelSize option)"});
-    normaliseOrientations(stroke);
+    checkStroke(stroke, source, FieldNaming{false, "voxel_size (binVoxelSize option)", kReadQuaternionNormTolerance});
+    normaliseOrientations(stroke, source, false);
     return stroke;
 }
 
@@ -471,7 +505,7 @@ Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& op
 
 void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path) {
     // Never write a file that the reader would refuse.
-    validateStroke(stroke, path.string());
+    checkStroke(stroke, path.string(), FieldNaming{});
     detail::writeFileAtomically(path, toJsonText(stroke));
 }
 

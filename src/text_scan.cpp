@@ -1,6 +1,9 @@
 // Token and number helpers for the OBJ and PLY text parsers and writers.
 #include "text_scan.hpp"
 
+#include <algorithm>
+#include <cctype>
+
 #include <array>
 #include <charconv>
 #include <limits>
@@ -65,6 +68,49 @@ std::string shown(std::string_view token) {
     std::string text(token.substr(0, kMaxShown));
     if (token.size() > kMaxShown) text += "...";
     return "'" + text + "'";
+}
+
+namespace {
+
+size_t editDistance(std::string_view a, std::string_view b) {
+    auto lower = [](char c) { return char(std::tolower(static_cast<unsigned char>(c))); };
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+        size_t diagonal = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= b.size(); ++j) {
+            const size_t substitute = diagonal + (lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1);
+            diagonal = row[j];
+            row[j] = std::min({row[j] + 1, row[j - 1] + 1, substitute});
+        }
+    }
+    return row[b.size()];
+}
+
+template <typename Names>
+std::string nearestIn(std::string_view word, const Names& names) {
+    const size_t limit = std::max<size_t>(1, word.size() / 3);
+    std::string best;
+    size_t bestDistance = limit + 1;
+    for (std::string_view name : names) {
+        const size_t d = editDistance(word, name);
+        if (d < bestDistance) {
+            bestDistance = d;
+            best = std::string(name);
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+std::string nearestName(std::string_view word, std::initializer_list<std::string_view> names) {
+    return nearestIn(word, names);
+}
+
+std::string nearestName(std::string_view word, const std::vector<std::string>& names) {
+    return nearestIn(word, names);
 }
 
 } // namespace sculptflow::detail

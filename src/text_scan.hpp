@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -22,6 +23,11 @@ std::vector<std::string_view> splitTokens(std::string_view line);
 // parseDouble gives infinity for a value beyond double range.
 std::optional<double> parseDouble(std::string_view token);
 std::optional<int64_t> parseInteger(std::string_view token);
+
+// The name in `names` nearest `word` for a "did you mean": case-insensitive edit
+// distance of at most a third of the word's length (at least 1); "" when none is near.
+std::string nearestName(std::string_view word, std::initializer_list<std::string_view> names);
+std::string nearestName(std::string_view word, const std::vector<std::string>& names);
 
 // The token quoted for a message, cut short when long.
 std::string shown(std::string_view token);

@@ -84,6 +84,8 @@ TEST(Validate, ReferenceCheckUsesThe99thPercentileAndFlagAgreement) {
     std::vector<glm::vec3> gpu(n, glm::vec3(1.0f, 2.0f, 3.0f)), cpu = gpu;
     std::vector<VertexStatistics> gpuStats(n), cpuStats(n);
     const cli::ValidationThresholds thresholds; // 0.01 voxel, 99.9 %
+    cli::TruthComparison covered; // the value checks count only over compared vertices
+    covered.compared = covered.integrated = covered.inReach = n;
 
     // Ten vertices (1 %) half a voxel apart: the max sees them, the 99th percentile does not.
     for (size_t i = 0; i < 10; ++i) gpu[i].x += 0.5f;
@@ -91,13 +93,13 @@ TEST(Validate, ReferenceCheckUsesThe99thPercentileAndFlagAgreement) {
     EXPECT_EQ(r.compared, n);
     EXPECT_NEAR(r.maxDifference, 0.5, 1e-6);
     EXPECT_EQ(r.p99Difference, 0.0);
-    EXPECT_TRUE(cli::evaluateChecks(r, {}, thresholds)[0].passed);
+    EXPECT_TRUE(cli::evaluateChecks(r, covered, thresholds)[0].passed);
 
     // Eleven are more than 1 %: the percentile reaches them and the check fails.
     gpu[10].x += 0.5f;
     r = cli::compareWithReference(gpu, gpuStats, cpu, cpuStats);
     EXPECT_NEAR(r.p99Difference, 0.5, 1e-6);
-    EXPECT_FALSE(cli::evaluateChecks(r, {}, thresholds)[0].passed);
+    EXPECT_FALSE(cli::evaluateChecks(r, covered, thresholds)[0].passed);
 
     // One flag in a thousand differs: 99.9 % agree, which passes; two fail. Flagged
     // vertices are left out of the position comparison.
@@ -108,11 +110,11 @@ TEST(Validate, ReferenceCheckUsesThe99thPercentileAndFlagAgreement) {
     EXPECT_EQ(r.compared, n - 1);
     EXPECT_EQ(r.maxDifference, 0.0);
     EXPECT_EQ(r.flagMismatches, 1u);
-    EXPECT_TRUE(cli::evaluateChecks(r, {}, thresholds)[1].passed);
+    EXPECT_TRUE(cli::evaluateChecks(r, covered, thresholds)[1].passed);
     cpuStats[501].flags = kernel::kFlagMinStepClamped;
     r = cli::compareWithReference(gpu, gpuStats, cpu, cpuStats);
     EXPECT_EQ(r.flagMismatches, 2u);
-    EXPECT_FALSE(cli::evaluateChecks(r, {}, thresholds)[1].passed);
+    EXPECT_FALSE(cli::evaluateChecks(r, covered, thresholds)[1].passed);
 
     // Culled on both is compared; a non-finite result on an unflagged vertex fails.
     gpuStats.assign(n, {kernel::kFlagCulled, 0, 0, 0});
@@ -129,9 +131,12 @@ TEST(Validate, TruthCheckLeavesOutFlaggedAndUnconvergedVertices) {
     std::vector<glm::dvec3> truth = {{0, 0, 0.05}, {1, 0, 0.15}, {2, 0, 5.0}, {3, 0, 9.0}};
     std::vector<VertexStatistics> stats(4);
     stats[2].flags = kernel::kFlagMinStepClamped;
+    for (VertexStatistics& s : stats) s.evaluations = 10; // all in reach
     std::vector<bool> converged = {true, true, true, false};
     cli::TruthComparison t = cli::compareWithTruth(gpu, stats, truth, converged);
     EXPECT_EQ(t.compared, 2u);
+    EXPECT_EQ(t.integrated, 2u);
+    EXPECT_EQ(t.inReach, 4u);
     EXPECT_EQ(t.flagged, 1u);
     EXPECT_EQ(t.notConverged, 1u);
     EXPECT_NEAR(t.maxError, 0.15, 1e-12);
@@ -141,6 +146,80 @@ TEST(Validate, TruthCheckLeavesOutFlaggedAndUnconvergedVertices) {
     EXPECT_FALSE(cli::evaluateChecks({}, t, thresholds)[2].passed);
     thresholds.truth = 0.15;
     EXPECT_TRUE(cli::evaluateChecks({}, t, thresholds)[2].passed);
+}
+
+TEST(Validate, TooFewComparedVerticesIsNotCheckedWhateverTheValues) {
+    // Four vertices, all flagged: every error is 0, and that proves nothing.
+    std::vector<glm::vec3> gpu(4, glm::vec3(1.0f));
+    std::vector<glm::dvec3> truth(4, glm::dvec3(1.0));
+    std::vector<VertexStatistics> stats(4, {kernel::kFlagIterationCap, 0, 0, 64});
+    cli::TruthComparison t = cli::compareWithTruth(gpu, stats, truth, std::vector<bool>(4, true));
+    EXPECT_EQ(t.integrated, 0u);
+    EXPECT_EQ(t.flagged, 4u);
+    cli::ValidationReport report;
+    report.truth = t;
+    report.checks = cli::evaluateChecks(cli::compareWithReference(gpu, stats, gpu, stats), t, {});
+    EXPECT_FALSE(report.passed());
+    EXPECT_FALSE(report.checked());
+    EXPECT_STREQ(report.verdict(), "NOT CHECKED");
+    for (const cli::ValidationCheck& c : report.checks) EXPECT_FALSE(c.passed) << c.name;
+
+    // All culled (never integrated): compared, unmoved, and still nothing in reach.
+    stats.assign(4, {kernel::kFlagCulled, 0, 0, 0});
+    t = cli::compareWithTruth(gpu, stats, truth, std::vector<bool>(4, true));
+    EXPECT_EQ(t.compared, 4u);
+    EXPECT_EQ(t.integrated, 0u);
+    report.checks = cli::evaluateChecks(cli::compareWithReference(gpu, stats, gpu, stats), t, {});
+    EXPECT_STREQ(report.verdict(), "NOT CHECKED");
+
+    // One in reach and unflagged: checked, and it passes.
+    stats[0] = {0, 1, 0, 7};
+    t = cli::compareWithTruth(gpu, stats, truth, std::vector<bool>(4, true));
+    EXPECT_EQ(t.integrated, 1u);
+    report.checks = cli::evaluateChecks(cli::compareWithReference(gpu, stats, gpu, stats), t, {});
+    EXPECT_STREQ(report.verdict(), "PASS");
+}
+
+TEST(Validate, FlaggedShareAboveTheThresholdFailsItsOwnCheck) {
+    std::vector<glm::vec3> gpu(100, glm::vec3(1.0f));
+    std::vector<glm::dvec3> truth(100, glm::dvec3(1.0));
+    std::vector<VertexStatistics> stats(100, {0, 1, 0, 7});
+    for (size_t i = 0; i < 6; ++i) stats[i].flags = kernel::kFlagMinStepClamped; // 6 % of those in reach
+    const cli::TruthComparison t = cli::compareWithTruth(gpu, stats, truth, std::vector<bool>(100, true));
+    EXPECT_NEAR(t.flaggedShare(), 0.06, 1e-12);
+    cli::ValidationThresholds thresholds; // 5 %
+    auto share = [&] {
+        for (const cli::ValidationCheck& c : cli::evaluateChecks({}, t, thresholds))
+            if (c.name == "flagged_share") return c;
+        ADD_FAILURE() << "no flagged_share check";
+        return cli::ValidationCheck{};
+    };
+    EXPECT_FALSE(share().passed);
+    thresholds.flaggedShare = 0.1;
+    EXPECT_TRUE(share().passed);
+}
+
+// --voxel-size 1e-9 makes the tool enormous in voxels: every vertex hits the
+// iteration cap, no vertex is compared, and that must not read as a PASS.
+TEST(Validate, AllCappedExitsNonZeroAndSaysNothingWasChecked) {
+    SF_REQUIRE_VULKAN();
+    test::ScratchDir dir;
+    const auto mesh = writeSmallSphere(dir);
+    const auto json = dir / "validate.json";
+    testing::internal::CaptureStdout();
+    const auto [status, errors] = test::cliExitStatus(
+        {"validate", "--mesh", mesh.string(), "--voxel-size", "1e-9", "--json", json.string()});
+    const std::string out = testing::internal::GetCapturedStdout();
+    EXPECT_EQ(status, 1) << errors;
+    EXPECT_NE(out.find("NOT CHECKED: 0 vertices were compared"), std::string::npos) << out;
+    EXPECT_EQ(out.find("PASS:"), std::string::npos) << out;
+    nlohmann::json j = readJson(json);
+    ASSERT_TRUE(j.is_object());
+    EXPECT_EQ(j["passed"], false);
+    EXPECT_EQ(j["verdict"], "NOT CHECKED");
+    EXPECT_EQ(j["compared_vertices"], 0);
+    EXPECT_GT(j["flags"]["gpu"]["iteration_cap"].get<int>(), 0);
+    for (const auto& check : j["checks"]) EXPECT_EQ(check["passed"], false) << check.dump();
 }
 
 class ValidateRecording : public testing::TestWithParam<const char*> {};
@@ -193,7 +272,9 @@ TEST(Validate, BuiltInCasePassesThroughTheCliAndWritesJson) {
     ASSERT_TRUE(j.is_object());
     EXPECT_EQ(j["passed"], true);
     EXPECT_TRUE(j["failed_checks"].empty());
-    ASSERT_EQ(j["checks"].size(), 3u);
+    ASSERT_EQ(j["checks"].size(), 5u); // the three value checks, compared_vertices and flagged_share
+    EXPECT_EQ(j["verdict"], "PASS");
+    EXPECT_GT(j["compared_vertices"].get<int>(), 1000);
     for (const auto& check : j["checks"]) EXPECT_EQ(check["passed"], true) << check.dump();
     EXPECT_EQ(j["input"]["vertices"], 10242);
     EXPECT_EQ(j["input"]["method"], "bs32");

@@ -22,6 +22,15 @@ struct Mesh {
     // A PLY vertex property "volume_change": each vertex's J = det(∂x/∂x0), a debug
     // output that `deform --volume-change` writes; any float, read back as written. Else empty.
     std::vector<float> volumeChange;
+    // The OBJ text this mesh was read from, so that writing it as OBJ loses nothing:
+    // every line but the moved positions is kept as read (texture coordinates vt,
+    // face corners' vt/vn indices, object and group names o/g, smoothing groups s,
+    // mtllib/usemtl, comments, a vertex's w or colour), and each normal vn that a
+    // face with a moved vertex uses is recomputed from the new positions (the
+    // area-weighted normal of the faces that use it, so hard edges stay hard).
+    // Used only while the vertex and face counts match the text; else, and for a
+    // mesh read from PLY or built in code (empty), OBJ output is positions and faces.
+    std::string objSource;
 };
 
 // An axis-aligned box, in voxels.

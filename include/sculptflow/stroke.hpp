@@ -74,6 +74,12 @@ struct Symmetry {
 
 struct Stroke {
     double voxelSize = 1.0; // world units per voxel
+    // The file gave no voxel_size, so voxelSize is the default of 1 world unit: a
+    // tolerance in voxels then means world units, which callers may warn about.
+    bool voxelSizeDefaulted = false;
+    // What a reader fixed rather than refused (a quaternion off unit length by up to
+    // 1e-2, normalised), naming the file and field: for the caller to show.
+    std::vector<std::string> warnings;
     std::vector<ToolStroke> tools;
     Symmetry symmetry;
 };
@@ -81,7 +87,7 @@ struct Stroke {
 // Tools one move may hold, mirrored copies included (two hands, xyz symmetry).
 inline constexpr size_t kMaxTools = 16;
 
-// "xz" → kSymmetryX | kSymmetryZ: a non-empty subset of "xyz", each letter once;
+// "xz" (or "XZ") → kSymmetryX | kSymmetryZ: a non-empty subset of "xyz" in either case, each letter once;
 // nullopt otherwise. symmetryAxesName is its inverse ("" for 0).
 SCULPTFLOW_API std::optional<uint32_t> parseSymmetryAxes(std::string_view axes);
 SCULPTFLOW_API std::string symmetryAxesName(uint32_t axes);
@@ -110,8 +116,8 @@ SCULPTFLOW_API Stroke parseStrokeBin(const std::string& bytes, const std::filesy
 // Writes the spec's JSON form (round-trips through readStrokeJson).
 SCULPTFLOW_API void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path);
 
-// Checks the invariants every reader enforces; throws sculptflow::Error naming
-// `source` and the offending field.
+// Checks the invariants every reader enforces (but inner_radius > outer_radius, which
+// only files refuse); throws sculptflow::Error naming `source` and the offending field.
 SCULPTFLOW_API void validateStroke(const Stroke& stroke, const std::string& source);
 
 } // namespace sculptflow

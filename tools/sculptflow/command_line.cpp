@@ -26,7 +26,12 @@ int runCommandLine(int argc, const char* const* argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e);
+        const int status = app.exit(e); // prints the usage error, or the help
+        // A command's own status (a failed check) stands; CLI11's usage errors have
+        // statuses of their own (105 a failed check, 106 a bad value, ...), but to a
+        // user they are all bad input: 1, as documented.
+        if (status == 0 || dynamic_cast<const CLI::RuntimeError*>(&e)) return status;
+        return 1;
     } catch (const Error& e) {
         std::fprintf(stderr, "sculptflow: error: %s\n", e.what());
         return 1;

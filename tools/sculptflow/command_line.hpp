@@ -9,9 +9,10 @@ namespace sculptflow::cli {
 // Registers every subcommand on `app`.
 void addCommands(CLI::App& app);
 
-// Parses and runs one subcommand; returns the process's exit status: 0 done,
-// 1 a sculptflow::Error (printed to stderr as "sculptflow: error: ...") or a
-// failed check, CLI11's status for a usage error, 2 anything unexpected.
+// Parses and runs one subcommand; returns the process's exit status: 0 done (or
+// --help), 1 bad input (a sculptflow::Error, printed to stderr as "sculptflow:
+// error: ...", or a usage error, whatever CLI11's own status), a failed or
+// unchecked validation, 2 anything unexpected.
 int runCommandLine(int argc, const char* const* argv);
 
 } // namespace sculptflow::cli

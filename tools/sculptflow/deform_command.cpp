@@ -12,10 +12,13 @@
 #include "commands.hpp"
 #include "deform_pipeline.hpp"
 #include "error.hpp"
+#include "number_checks.hpp"
 #include "json_output.hpp"
 #include "move_inputs.hpp"
+#include "output_paths.hpp"
 #include "run_solver.hpp"
 #include "run_stats.hpp"
+#include "unit_checks.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -25,6 +28,7 @@ struct DeformArgs {
     std::string backend = "gpu";
     std::string method = "bs32";
     double tolerance = 0.1;
+    std::optional<int> steps; // --method rk4's fixed steps
     int threads = 0;
     std::string outPath;
     std::string statsPath;
@@ -70,7 +74,7 @@ nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, con
     nlohmann::json json = {
         {"vertices", r.vertices},
         {"flags", flagsJson(r)},
-        {"evaluations", evaluationsJson(r, d.solution.segments)},
+        {"evaluations", evaluationsJson(r, d.solution.segments, maxRunEvaluations(d.solution.statistics))},
         {"steps", {{"accepted", r.acceptedSteps}, {"rejected", r.rejectedSteps}}},
         {gpu ? "gpu_ms" : "cpu_ms", d.solution.milliseconds},
         {"device", d.device},
@@ -88,6 +92,7 @@ nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, con
 // Refuses an output path before the work, not after it.
 void checkMeshOutputPath(const std::string& path) {
     if (path.empty()) return;
+    checkOutputPath("--out", path);
     std::string ext = std::filesystem::path(path).extension().string();
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (ext != ".obj" && ext != ".ply")
@@ -102,8 +107,9 @@ void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResu
     if (in.mode == MoveMode::Continuous)
         std::printf("continuous mode: %zu segments at tol %.3g voxel each\n", in.segments.size(),
                     args.tolerance / double(in.segments.size()));
-    std::printf("evaluations per vertex: mean %.1f, max %u; steps accepted %llu, rejected %llu\n",
-                r.meanEvaluations(), r.maxEvaluations, (unsigned long long)r.acceptedSteps,
+    std::printf("evaluations per vertex%s: mean %.1f, max %u; steps accepted %llu, rejected %llu\n",
+                in.segments.size() > 1 ? " (whole run, summed over segments)" : "", r.meanEvaluations(),
+                maxRunEvaluations(result.solution.statistics), (unsigned long long)r.acceptedSteps,
                 (unsigned long long)r.rejectedSteps);
     std::printf("flags%s: %zu min-step clamped, %zu iteration cap, %zu non-finite, %zu culled\n",
                 in.segments.size() > 1 ? " (summed over segments)" : "", r.minStepClamped, r.iterationCap,
@@ -119,14 +125,15 @@ void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResu
 
 void runDeform(const DeformArgs& args) {
     checkMeshOutputPath(args.outPath);
+    checkOutputPath("--stats", args.statsPath);
     MoveInputs in = loadMoveInputs(args.inputs);
-    SolverOptions options;
-    options.method = *parseMethod(args.method);
-    options.tolerance = args.tolerance;
+    SolverOptions options = methodOptions(args.method, args.tolerance, args.steps, in);
     options.volumeChange = args.volumeChange; // a move mixing affine with other kinds throws in the solve
 
     const bool gpu = args.backend == "gpu";
     DeformResult result = gpu ? deformOnGpu(in, options, args.inputs) : deformOnCpu(in, options, args.threads);
+    // Before any output: under --strict an unchanged mesh is not written.
+    warnIfAllCulled(in, integratedVertices(result.solution.statistics), args.inputs.strict);
     printSummary(in, args, result);
     if (args.verbose && gpu) {
         const nlohmann::json& g = result.gpuSetup;
@@ -170,9 +177,9 @@ void addDeformCommand(CLI::App& app) {
     cmd->add_option("--backend", args->backend, "gpu (Vulkan; SCULPTFLOW_DEVICE picks the device) or cpu")
         ->check(CLI::IsMember({"gpu", "cpu"}))
         ->capture_default_str();
-    addMethodOptions(*cmd, args->method, args->tolerance);
+    addMethodOptions(*cmd, args->method, args->tolerance, args->steps);
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(nonNegativeNumber());
     cmd->add_option("--out", args->outPath,
                     "Deformed mesh (.obj or .ply), in the input's units; a .ply carries the vertex properties "
                     "mask (if the input had one) and volume_change (with --volume-change)");

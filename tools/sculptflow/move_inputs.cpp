@@ -3,10 +3,13 @@
 #include "move_inputs.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include "default_case.hpp"
 #include "error.hpp"
+#include "number_checks.hpp"
+#include "unit_checks.hpp"
 #include "vector_option.hpp"
 
 namespace sculptflow::cli {
@@ -16,8 +19,10 @@ namespace {
 Symmetry symmetryFromOptions(const Symmetry& stroke, const MoveInputArgs& args) {
     Symmetry symmetry = stroke;
     if (args.symmetryAxes) {
+        std::string lower = *args.symmetryAxes;
+        for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
         const std::optional<uint32_t> axes =
-            *args.symmetryAxes == "none" ? std::optional<uint32_t>(0u) : parseSymmetryAxes(*args.symmetryAxes);
+            lower == "none" ? std::optional<uint32_t>(0u) : parseSymmetryAxes(lower);
         if (!axes)
             throw Error("--symmetry '" + *args.symmetryAxes +
                         "': expected a non-empty subset of xyz, each letter once (x, xz, xyz, ...), or none");
@@ -55,13 +60,13 @@ void loadMask(MoveInputs& in, const MoveInputArgs& args) {
 
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--mesh", args.meshPath,
-                       "Mesh to deform (.obj or .ply); default: a built-in one (the icosphere, or --built-in's)")
+                       "Mesh to deform (.obj or .ply); default: the built-in icosphere around the tool tip")
         ->check(CLI::ExistingFile);
     command.add_option("--stroke", args.strokePath, "Stroke (.json or .bin); default: built-in stroke")
         ->check(CLI::ExistingFile);
     command.add_option("--voxel-size", args.voxelSize,
                        "World units per voxel (default: the stroke's; 0.0013 for .bin)")
-        ->check(CLI::PositiveNumber);
+        ->check(positiveNumber());
     command.add_option("--kind", args.kind, "Deformer for every tool (default: as recorded)")
         ->check(CLI::IsMember({"kelvinlet", "affine", "affine-flow"}));
     command.add_option("--profile", args.profile,
@@ -70,6 +75,10 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--falloff", args.falloff,
                        "Falloff for every affine or affine-flow tool: smooth, smoother, linear or sharp")
         ->check(CLI::IsMember({"smooth", "smoother", "linear", "sharp"}));
+    command.add_flag("--strict", args.strict,
+                     "Unit warnings are errors (exit 1 before any work): a stroke without voxel_size, a tool "
+                     "that never reaches the mesh, a mesh and a tool whose sizes differ by over 1000 times, a "
+                     "tool radius under 0.5 or over 100,000 voxels");
     command.add_option("--pipeline-cache", args.pipelineCache,
                        "Keep the GPU's compiled pipelines in this file between runs (a bad or foreign file "
                        "is ignored with a warning)");
@@ -87,6 +96,7 @@ void addBuiltInMeshOption(CLI::App& command, MoveInputArgs& args) {
         ->check(CLI::IsMember({"sphere", "sculpt"}))
         ->default_str(args.builtIn == BuiltInMesh::Sculpt ? "sculpt" : "sphere")
         ->excludes(command.get_option("--mesh"));
+    command.get_option("--mesh")->description("Mesh to deform (.obj or .ply); default: --built-in's");
 }
 
 void addMoveModeOptions(CLI::App& command, MoveInputArgs& args) {
@@ -100,8 +110,8 @@ void addMoveModeOptions(CLI::App& command, MoveInputArgs& args) {
                        "Per-vertex mask, one value in [0, 1] a line in the mesh's vertex order (0 frozen, 1 "
                        "free); default: the PLY mesh's vertex property 'mask', if any");
     command.add_option("--symmetry", args.symmetryAxes,
-                       "Mirror the tools across these axes' planes: x, y, z or any combination (xz, xyz); "
-                       "'none' drops the stroke's symmetry (default: the stroke's)");
+                       "Mirror the tools across these axes' planes: x, y, z or any combination (xz, xyz; either "
+                       "case); 'none' drops the stroke's symmetry (default: the stroke's)");
     command.add_option("--symmetry-origin", args.symmetryOrigin,
                        "A point X,Y,Z on every mirror plane, world units (default: the stroke's, else 0,0,0)");
 }
@@ -113,10 +123,49 @@ ContextOptions gpuContextOptions(const MoveInputArgs& args) {
 }
 
 void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note) {
-    command.add_option("--method", method, "rk4, rk4dbl, bs32 or dp45" + (note.empty() ? "" : " (" + note + ")"))
+    command.add_option("--method", method,
+                       "Adaptive: bs32, dp45 or rk4dbl, held to --tol; fixed-step: rk4" +
+                           (note.empty() ? "" : " (" + note + ")"))
         ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
         ->capture_default_str();
-    command.add_option("--tol", tolerance, "Tolerance in voxels")->check(CLI::PositiveNumber)->capture_default_str();
+    command.add_option("--tol", tolerance, "Tolerance in voxels (the adaptive methods')")
+        ->check(positiveNumber())
+        ->capture_default_str();
+}
+
+void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, std::optional<int>& steps,
+                      const std::string& note) {
+    addMethodOptions(command, method, tolerance, note.empty() ? "rk4 needs --steps" : note + "; rk4 needs --steps");
+    command.add_option("--steps", steps,
+                       "--method rk4 only: fixed RK4 steps a vertex takes over the move (per tool end); "
+                       "no error control, so --tol does not apply")
+        ->check(CLI::Range(1, 4096));
+}
+
+SolverOptions methodOptions(const std::string& method, double tolerance, std::optional<int> steps,
+                            const MoveInputs& in) {
+    SolverOptions options;
+    const std::optional<Method> parsed = parseMethod(method);
+    if (!parsed) throw Error("--method " + method + ": expected rk4, rk4dbl, bs32 or dp45");
+    options.method = *parsed;
+    options.tolerance = tolerance;
+    if (options.method == Method::Rk4 && !steps)
+        throw Error("--method rk4 takes fixed steps without error control, so --tol cannot hold it: give "
+                    "--steps N (N fixed steps over the move), or use an adaptive method held to --tol: bs32, "
+                    "dp45 or rk4dbl");
+    if (options.method != Method::Rk4 && steps)
+        throw Error("--steps " + std::to_string(*steps) + ": fixed steps are for --method rk4; " + method +
+                    " chooses its own steps to meet --tol");
+    if (steps) {
+        options.fixedSteps = *steps;
+        size_t tools = 1;
+        for (const Move& move : in.segments) tools = std::max(tools, move.tools.size());
+        // Each tool end starts a new integration segment of `steps` steps: room for all of them.
+        options.maxIterations = int(std::min<long>(1L << 16, std::max<long>(options.maxIterations,
+                                                                             long(*steps) * long(tools))));
+    }
+    validateSolverOptions(options);
+    return options;
 }
 
 namespace {
@@ -192,6 +241,10 @@ MoveInputs loadMoveInputs(const MoveInputArgs& args) {
     const double toVoxels = 1.0 / in.stroke.voxelSize;
     in.voxels.reserve(in.mesh.positions.size());
     for (const glm::vec3& p : in.mesh.positions) in.voxels.push_back(glm::vec3(glm::dvec3(p) * toVoxels));
+    for (const std::string& w : in.stroke.warnings) in.warnings.push_back({"quaternion_normalised", w});
+    const std::vector<UnitWarning> units = unitWarnings(in, args.voxelSize.has_value());
+    in.warnings.insert(in.warnings.end(), units.begin(), units.end());
+    reportUnitWarnings(in.warnings, args.strict);
     return in;
 }
 

@@ -12,6 +12,7 @@
 #include "context.hpp"
 #include "mesh.hpp"
 #include "motion.hpp"
+#include "solver_options.hpp"
 #include "stroke.hpp"
 
 namespace sculptflow::cli {
@@ -37,9 +38,18 @@ struct MoveInputArgs {
     std::string maskPath;                      // empty: the PLY mesh's mask property, if any
     std::optional<std::string> symmetryAxes;   // "x", "xz", … or "none"; unset: the stroke's
     std::optional<std::string> symmetryOrigin; // "X,Y,Z", world units; unset: the stroke's
+
+    bool strict = false; // --strict: unit warnings (unit_checks.hpp) are errors
 };
 
-// Adds --mesh, --stroke, --voxel-size, --kind, --profile and --falloff to a subcommand.
+// A likely unit mistake in the inputs (unit_checks.hpp).
+struct UnitWarning {
+    std::string code;    // stable, as in the JSON: no_voxel_size, out_of_reach, scale_mismatch, voxel_scale
+    std::string message; // for people: what was found and what to check
+};
+
+// Adds --mesh, --stroke, --voxel-size, --kind, --profile, --falloff, --pipeline-cache
+// and --strict to a subcommand.
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args);
 
 // Adds --built-in sphere|sculpt (the mesh used without --mesh), defaulting to args.builtIn.
@@ -52,7 +62,11 @@ void addMoveModeOptions(CLI::App& command, MoveInputArgs& args);
 // apply, and --pipeline-cache.
 ContextOptions gpuContextOptions(const MoveInputArgs& args);
 
-// Adds --method (rk4|rk4dbl|bs32|dp45; `note` is appended to its help) and --tol.
+// Adds --method (rk4|rk4dbl|bs32|dp45; `note` is appended to its help), --tol and
+// --steps (rk4's fixed step count).
+void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, std::optional<int>& steps,
+                      const std::string& note = "");
+// The same without --steps, for a program that has no fixed-step mode (the viewer).
 void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note = "");
 
 // What one run solves: the moves in turn from `start` (one move in move-tool
@@ -76,12 +90,21 @@ struct MoveInputs {
     std::vector<Move> segments;      // what the mode solves: {move}, or continuousMotions(stroke)
     std::vector<float> mask;         // one value a vertex, or empty
     std::string maskSource;          // where the mask came from, for the summary; empty: none
+    std::vector<UnitWarning> warnings; // printed to stderr as loaded (errors under --strict)
 
     MoveRun run() const { return {mode, segments, voxels, mask}; }
 };
 
+// The solver options of --method, --tol and --steps for these inputs. rk4 takes
+// fixed steps without error control, so --tol cannot hold it: it is refused
+// without --steps, and --steps is refused for the adaptive methods. Its attempt
+// budget grows to fit the steps (one set a tool end). Throws sculptflow::Error.
+SolverOptions methodOptions(const std::string& method, double tolerance, std::optional<int> steps,
+                            const MoveInputs& in);
+
 // Throws sculptflow::Error for unreadable or invalid inputs, naming the option
-// or file and the value, before any work is done.
+// or file and the value, before any work is done. Unit warnings are printed to
+// stderr and kept in `warnings`; under args.strict the first one throws.
 MoveInputs loadMoveInputs(const MoveInputArgs& args);
 
 } // namespace sculptflow::cli

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "cpu_solver.hpp"
 #include "error.hpp"
+#include "output_paths.hpp"
 #include "gpu_solver.hpp"
 #include "heat_map.hpp"
 #include "mesh_renderer.hpp"
@@ -29,6 +30,7 @@ struct RenderArgs {
     std::string backend = "gpu";
     std::string method = "bs32";
     double tolerance = 0.1;
+    std::optional<int> steps; // --method rk4's fixed steps
     std::string color = "shaded";
     std::string size = "1600x800";
     std::string outPath;
@@ -47,6 +49,7 @@ void checkImageOutputPath(const std::string& path) {
     std::string ext = std::filesystem::path(path).extension().string();
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (ext != ".png") throw Error(path + ": unknown image extension '" + ext + "' (expected .png)");
+    checkOutputPath("--out", path);
 }
 
 uint32_t parseDimension(std::string_view text, const std::string& whole) {
@@ -184,9 +187,7 @@ void runRender(const RenderArgs& args) {
     MoveInputs in = loadMoveInputs(args.inputs);
     if (mode == ColorMode::Mask && in.mask.empty())
         throw Error("--color mask: no mask (give --mask FILE, or a PLY mesh with a vertex property mask)");
-    SolverOptions options;
-    options.method = *parseMethod(args.method);
-    options.tolerance = args.tolerance;
+    SolverOptions options = methodOptions(args.method, args.tolerance, args.steps, in);
     options.volumeChange = mode == ColorMode::VolumeChange; // a mixed affine move throws in the solve
     validateSolverOptions(options);
 
@@ -240,7 +241,7 @@ void addRenderCommand(CLI::App& app) {
     cmd->add_option("--backend", args->backend, "Solve on the gpu (Vulkan) or the cpu reference")
         ->check(CLI::IsMember({"gpu", "cpu"}))
         ->capture_default_str();
-    addMethodOptions(*cmd, args->method, args->tolerance);
+    addMethodOptions(*cmd, args->method, args->tolerance, args->steps);
     cmd->add_option("--color", args->color,
                     "shaded (clay), or a heat map: evaluations, flags, displacement (voxels), mask (0 frozen, "
                     "1 free) or volume-change (J = det(dx/dx0) on a log scale: blue shrinks, white 1, red "

@@ -1,6 +1,8 @@
 // The statistics JSON of a run.
 #include "run_stats.hpp"
 
+#include "unit_checks.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -46,11 +48,24 @@ nlohmann::json volumeChangeJson(const VolumeChangeSummary& summary) {
             {"folded", summary.folded}};
 }
 
-nlohmann::json evaluationsJson(const SolveReport& whole, std::span<const SolveReport> segments) {
+uint32_t maxRunEvaluations(std::span<const VertexStatistics> statistics) {
+    uint32_t most = 0;
+    for (const VertexStatistics& s : statistics) most = std::max(most, s.evaluations);
+    return most;
+}
+
+nlohmann::json evaluationsJson(const SolveReport& whole, std::span<const SolveReport> segments,
+                               uint32_t maxPerVertex) {
     nlohmann::json perSegment = nlohmann::json::array();
-    for (const SolveReport& s : segments) perSegment.push_back(s.evaluations);
-    return {{"mean", whole.meanEvaluations()},
-            {"max", whole.maxEvaluations},
+    uint32_t inOneSegment = 0;
+    for (const SolveReport& s : segments) {
+        perSegment.push_back(s.evaluations);
+        inOneSegment = std::max(inOneSegment, s.maxEvaluations);
+    }
+    return {{"per", "vertex over the whole run (summed over the segments)"},
+            {"mean", whole.meanEvaluations()},
+            {"max", maxPerVertex},
+            {"max_in_one_segment", inOneSegment},
             {"total", whole.evaluations},
             {"per_segment", perSegment}};
 }
@@ -73,7 +88,8 @@ nlohmann::json runJson(const MoveInputs& in) {
             {"segments", in.segments.size()},
             {"tools", in.segments.empty() ? 0 : in.segments.front().tools.size()},
             {"symmetry", symmetry},
-            {"mask", mask}};
+            {"mask", mask},
+            {"warnings", warningsJson(in.warnings)}};
 }
 
 } // namespace sculptflow::cli

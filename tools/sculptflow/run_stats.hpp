@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <span>
 
 #include <nlohmann/json.hpp>
@@ -29,13 +30,19 @@ VolumeChangeSummary summarizeVolumeChanges(std::span<const float> volumeChanges)
 // {"min", "max", "mean", "folded"} (min, max and mean null when none is finite).
 nlohmann::json volumeChangeJson(const VolumeChangeSummary& summary);
 
-// {"mean": per vertex over the whole run, "max": the most one vertex took in one
-// segment, "total", "per_segment": [total of each segment]}.
-nlohmann::json evaluationsJson(const SolveReport& whole, std::span<const SolveReport> segments);
+// The most evaluations one vertex took over the whole run (statistics summed over
+// the segments, as RunSolution has them).
+uint32_t maxRunEvaluations(std::span<const VertexStatistics> statistics);
+
+// One convention, per vertex over the whole run (summed over the segments in
+// continuous mode), and said in "per": {"per", "mean", "max" (maxRunEvaluations),
+// "max_in_one_segment", "total", "per_segment": [total of each segment]}.
+nlohmann::json evaluationsJson(const SolveReport& whole, std::span<const SolveReport> segments,
+                               uint32_t maxPerVertex);
 
 // {"mode", "segments", "tools" (per move, mirrored copies included), "symmetry"
 // ({"axes", "origin"} in world units, or null), "mask" ({"source", "frozen",
-// "partial"} or null)}.
+// "partial"} or null), "warnings" ([{"code", "message"}], unit_checks.hpp)}.
 nlohmann::json runJson(const MoveInputs& in);
 
 } // namespace sculptflow::cli

@@ -9,6 +9,7 @@
 #include "commands.hpp"
 #include "default_case.hpp"
 #include "error.hpp"
+#include "number_checks.hpp"
 #include "file_io.hpp"
 #include "text_scan.hpp"
 #include "vector_option.hpp"
@@ -86,7 +87,7 @@ void addSphereCommand(CLI::App& app) {
                   "deform, validate and render)");
     cmd->add_option("--center", args->center, "Centre X,Y,Z, world units")->capture_default_str();
     cmd->add_option("--radius", args->radius, "Radius, world units")
-        ->check(CLI::PositiveNumber)
+        ->check(positiveNumber())
         ->capture_default_str();
     cmd->add_option("--subdivisions", args->subdivisions, "Icosahedron subdivisions: 10*4^n+2 vertices")
         ->check(CLI::Range(0, 8))
@@ -95,7 +96,7 @@ void addSphereCommand(CLI::App& app) {
                     "Mask 0 on this half (-x, +x, -y, +y, -z or +z of the centre) and 1 on the other; a .ply "
                     "--out carries it as the vertex property mask");
     cmd->add_option("--feather", args->feather, "Width of the mask's smooth 0-to-1 band, world units")
-        ->check(CLI::NonNegativeNumber)
+        ->check(nonNegativeNumber())
         ->capture_default_str();
     cmd->add_option("--out", args->outPath, "The mesh (.ply or .obj)")->required();
     cmd->add_option("--mask-out", args->maskOutPath, "Also write the mask as text, one value a line (--mask FILE)");

@@ -30,6 +30,7 @@ struct TuneArgs {
     MoveInputArgs inputs;
     std::string method = "bs32";
     double tolerance = 0.1;
+    std::optional<int> steps; // --method rk4's fixed steps
     bool watch = false;
     std::string shadersDir; // empty: the built-in shader
     std::string paramsPath;
@@ -43,7 +44,12 @@ struct TuneFigures {
     size_t capped = 0;
     double gpuMilliseconds = 0.0;
     double maxCpuDifference = 0.0;
+    size_t compared = 0;       // unflagged vertices in reach compared with the truth: what the error covers
+    double flaggedShare = 0.0; // of the vertices in reach
 };
+
+// As validate has it: an error over no vertices is no figure at all.
+bool checked(const TuneFigures& f) { return f.compared >= ValidationThresholds{}.minCompared; }
 
 std::string delta(double now, std::optional<double> before, const char* pattern) {
     if (!before) return "";
@@ -59,9 +65,17 @@ void printFigures(const TuneFigures& f, const std::optional<TuneFigures>& last, 
     auto wasCount = [&](size_t TuneFigures::*field) -> std::optional<double> {
         return last ? std::optional<double>(double((*last).*field)) : std::nullopt;
     };
-    std::printf("[%s] max error vs truth %.4f voxel%s | evaluations/vertex %.1f%s | clamped %zu%s | "
+    if (!checked(f))
+        std::printf("[%s] NOT CHECKED: 0 vertices compared with the truth (%zu capped, %zu clamped; the rest "
+                    "culled) | ",
+                    why, f.capped, f.clamped);
+    else
+        std::printf("[%s] %zu compared%s | ", why, f.compared,
+                    f.flaggedShare > ValidationThresholds{}.flaggedShare ? " (over 5 % of those in reach flagged)"
+                                                                        : "");
+    std::printf("max error vs truth %.4f voxel%s | evaluations/vertex %.1f%s | clamped %zu%s | "
                 "capped %zu%s | GPU %.1f ms%s | max GPU-CPU %.4f voxel\n",
-                why, f.maxError, delta(f.maxError, was(&TuneFigures::maxError), "%+.4f").c_str(),
+                f.maxError, delta(f.maxError, was(&TuneFigures::maxError), "%+.4f").c_str(),
                 f.meanEvaluations, delta(f.meanEvaluations, was(&TuneFigures::meanEvaluations), "%+.1f").c_str(),
                 f.clamped, delta(double(f.clamped), wasCount(&TuneFigures::clamped), "%+.0f").c_str(), f.capped,
                 delta(double(f.capped), wasCount(&TuneFigures::capped), "%+.0f").c_str(), f.gpuMilliseconds,
@@ -76,15 +90,17 @@ TuneFigures runOnce(GpuSolver& solver, const MoveInputs& in, const GroundTruth& 
     ReferenceComparison reference = compareWithReference(gpu.positions, gpu.statistics, cpu.positions, cpu.statistics);
     TruthComparison exact = compareWithTruth(gpu.positions, gpu.statistics, truth.positions, truth.converged);
     return {exact.maxError, gpu.report.meanEvaluations(), gpu.report.minStepClamped, gpu.report.iterationCap,
-            gpu.gpuMilliseconds, reference.maxDifference};
+            gpu.gpuMilliseconds, reference.maxDifference, exact.integrated, exact.flaggedShare()};
 }
 
 void runTune(const TuneArgs& args) {
     MoveInputs in = loadMoveInputs(args.inputs);
-    SolverOptions options;
-    options.method = *parseMethod(args.method);
-    options.tolerance = args.tolerance;
-    if (!args.paramsPath.empty()) options = readTuningParams(args.paramsPath, options);
+    // The params file may choose rk4 with its own fixed_steps, so --method rk4 may
+    // come without --steps here; readTuningParams refuses rk4 with no step count.
+    const bool stepsLater = args.method == "rk4" && !args.steps && !args.paramsPath.empty();
+    SolverOptions options = methodOptions(stepsLater ? "bs32" : args.method, args.tolerance, args.steps, in);
+    if (stepsLater) options.method = Method::Rk4;
+    if (!args.paramsPath.empty()) options = readTuningParams(args.paramsPath, options, stepsLater);
 
     Context context(gpuContextOptions(args.inputs));
     GpuSolver solver(context);
@@ -103,7 +119,10 @@ void runTune(const TuneArgs& args) {
         last = now;
     };
     run("start");
-    if (!args.watch) return;
+    if (!args.watch) {
+        if (!checked(*last)) throw CLI::RuntimeError(1); // nothing was compared: no figure to tune by
+        return;
+    }
 
     std::signal(SIGINT, onInterrupt);
     std::signal(SIGTERM, onInterrupt);
@@ -122,7 +141,7 @@ void runTune(const TuneArgs& args) {
         }
         if (!args.paramsPath.empty() && paramsWatcher.changed()) {
             try {
-                options = readTuningParams(args.paramsPath, options);
+                options = readTuningParams(args.paramsPath, options, stepsLater);
                 rerun = true;
                 why = "params";
             } catch (const Error& e) {
@@ -146,14 +165,14 @@ void addTuneCommand(CLI::App& app) {
     CLI::App* cmd = app.add_subcommand(
         "tune", "Validate once, then again on every shader or parameter save (with --watch)");
     addMoveInputOptions(*cmd, args->inputs);
-    addMethodOptions(*cmd, args->method, args->tolerance, "the params file may override it");
+    addMethodOptions(*cmd, args->method, args->tolerance, args->steps, "the params file may override it");
     cmd->add_flag("--watch", args->watch, "Keep running; re-run on every save until Ctrl-C");
     cmd->add_option("--shaders", args->shadersDir,
                     "Shader directory to compile and hot-reload (see `sculptflow shaders export`)")
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--params", args->paramsPath,
-                    "JSON tunables: method, tol, h0, h_min, h_max, safety, shrink_min, grow_max, "
-                    "max_iterations, max_tool_motion_per_step")
+                    "JSON tunables: method, tol, fixed_steps (rk4 only, and required by it), h0 (bs32 only), "
+                    "h_min, h_max, safety, shrink_min, grow_max, max_iterations, max_tool_motion_per_step")
         ->check(CLI::ExistingFile);
     cmd->callback([args] { runTune(*args); });
 }

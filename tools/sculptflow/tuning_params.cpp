@@ -1,16 +1,21 @@
 // Parsing the tune command's parameter file.
 #include "tuning_params.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "error.hpp"
+#include "stroke.hpp"
+#include "text_scan.hpp"
 
 namespace sculptflow::cli {
 
-SolverOptions readTuningParams(const std::filesystem::path& path, SolverOptions options) {
+SolverOptions readTuningParams(const std::filesystem::path& path, SolverOptions options, bool stepsRequired) {
+    const Method before = options.method;
+    bool stepsGiven = false, iterationsGiven = false;
     std::ifstream in(path);
     if (!in) throw Error(path.string() + ": cannot read the parameter file");
     std::stringstream text;
@@ -42,10 +47,30 @@ SolverOptions readTuningParams(const std::filesystem::path& path, SolverOptions 
         else if (key == "max_iterations") {
             if (!value.is_number_integer()) throw Error(path.string() + ": max_iterations: expected an integer");
             options.maxIterations = value.get<int>();
+            iterationsGiven = true;
+        } else if (key == "fixed_steps") {
+            if (!value.is_number_integer() || value.get<long long>() < 1 || value.get<long long>() > 4096)
+                throw Error(path.string() + ": fixed_steps: expected an integer in [1, 4096]");
+            options.fixedSteps = value.get<int>();
+            stepsGiven = true;
         } else {
-            throw Error(path.string() + ": unknown tunable '" + key + "'");
+            const std::string near = detail::nearestName(
+                key, {"method", "tol", "fixed_steps", "h0", "h_min", "h_max", "safety", "shrink_min", "grow_max",
+                      "max_iterations", "max_tool_motion_per_step"});
+            throw Error(path.string() + ": unknown tunable '" + key + "'" +
+                        (near.empty() ? "" : " (did you mean '" + near + "'?)"));
         }
     }
+    const std::string file = path.string() + ": ";
+    if (options.method == Method::Rk4 && !stepsGiven && (stepsRequired || before != Method::Rk4))
+        throw Error(file + "method rk4 takes fixed steps without error control: give fixed_steps (or --steps), "
+                           "or an adaptive method held to tol: bs32, dp45 or rk4dbl");
+    if (options.method != Method::Rk4 && stepsGiven)
+        throw Error(file + "fixed_steps is for method rk4; " + std::string(methodName(options.method)) +
+                    " chooses its own steps to meet tol");
+    if (stepsGiven && !iterationsGiven)
+        options.maxIterations =
+            std::max(options.maxIterations, std::min(1 << 16, options.fixedSteps * int(kMaxTools)));
     try {
         validateSolverOptions(options);
     } catch (const Error& e) {

@@ -36,13 +36,26 @@ nlohmann::json truthJson(const TruthComparison& t) {
             {"max_error_voxels", number(t.maxError)},
             {"mean_error_voxels", number(t.meanError)},
             {"flagged_vertices", t.flagged},
-            {"truth_not_converged", t.notConverged}};
+            {"truth_not_converged", t.notConverged},
+            {"integrated_compared_vertices", t.integrated},
+            {"in_reach_vertices", t.inReach}};
 }
 
 } // namespace
 
 bool ValidationReport::passed() const {
     return std::all_of(checks.begin(), checks.end(), [](const ValidationCheck& c) { return c.passed; });
+}
+
+bool ValidationReport::checked() const {
+    return std::all_of(checks.begin(), checks.end(), [](const ValidationCheck& c) { return c.checked; });
+}
+
+const char* ValidationReport::verdict() const { return !checked() ? "NOT CHECKED" : passed() ? "PASS" : "FAIL"; }
+
+double TruthComparison::flaggedShare() const {
+    const size_t base = std::max(inReach, flagged);
+    return base ? double(flagged) / double(base) : 0.0;
 }
 
 std::vector<std::string> ValidationReport::failedChecks() const {
@@ -89,6 +102,8 @@ TruthComparison compareWithTruth(std::span<const glm::vec3> gpuPositions,
     TruthComparison t;
     double sum = 0.0;
     for (size_t i = 0; i < n; ++i) {
+        const bool integrated = gpuStatistics[i].evaluations > 0; // culled in every segment: 0
+        if (integrated) ++t.inReach;
         if (gpuStatistics[i].flags & kProblemFlags) {
             ++t.flagged;
             continue;
@@ -101,6 +116,7 @@ TruthComparison compareWithTruth(std::span<const glm::vec3> gpuPositions,
         t.maxError = std::max(t.maxError, error);
         sum += error;
         ++t.compared;
+        if (integrated) ++t.integrated;
     }
     t.meanError = t.compared ? sum / double(t.compared) : 0.0;
     return t;
@@ -116,8 +132,23 @@ std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference
         {"truth_max_error", "GPU vs ground truth: max error over unflagged vertices (voxel)",
          truth.maxError, thresholds.truth, true, false},
     };
+    // Appended, so that the value checks keep their places.
+    checks.push_back({"compared_vertices",
+                      "GPU vs ground truth: unflagged vertices in reach (integrated) that the checks compared",
+                      double(truth.integrated), double(thresholds.minCompared), false, false});
+    checks.push_back({"flagged_share",
+                      "GPU: share of the vertices in reach flagged (min-step clamped, iteration cap, non-finite) "
+                      "and so left out of the checks",
+                      truth.flaggedShare(), thresholds.flaggedShare, true, false});
     // Written so that NaN fails either way.
     for (ValidationCheck& c : checks) c.passed = c.atMost ? c.value <= c.threshold : c.value >= c.threshold;
+    // Too few compared: the value checks prove nothing, whatever their values.
+    if (truth.integrated < thresholds.minCompared)
+        for (ValidationCheck& c : checks)
+            if (c.name != "compared_vertices" && c.name != "flagged_share") {
+                c.checked = false;
+                c.passed = false;
+            }
     return checks;
 }
 
@@ -125,6 +156,7 @@ std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference
                                             const TruthComparison& cpuTruth, const ValidationThresholds& thresholds) {
     TruthComparison worst = gpuTruth;
     worst.maxError = std::max(gpuTruth.maxError, cpuTruth.maxError); // never NaN: distance() gives infinity
+    worst.integrated = std::min(gpuTruth.integrated, cpuTruth.integrated);
     std::vector<ValidationCheck> checks = evaluateChecks(reference, worst, thresholds);
     for (ValidationCheck& c : checks)
         if (c.name == "truth_max_error")
@@ -157,6 +189,7 @@ ValidationReport validateRun(GpuSolver& solver, const MoveRun& run, const Solver
     RunSolution gpu = solveRunOnGpu(solver, run, options);
     report.gpu = gpu.report;
     report.gpuSegments = gpu.segments;
+    report.gpuMaxEvaluations = maxRunEvaluations(gpu.statistics);
     report.gpuMilliseconds = gpu.milliseconds;
 
     stage("CPU reference");
@@ -164,6 +197,7 @@ ValidationReport validateRun(GpuSolver& solver, const MoveRun& run, const Solver
     report.cpuMilliseconds = cpu.milliseconds;
     report.cpu = cpu.report;
     report.cpuSegments = cpu.segments;
+    report.cpuMaxEvaluations = maxRunEvaluations(cpu.statistics);
 
     stage("ground truth");
     const auto begin = std::chrono::steady_clock::now();
@@ -192,9 +226,12 @@ nlohmann::json validationJson(const ValidationReport& r) {
                           {"value", number(c.value)},
                           {"threshold", c.threshold},
                           {"comparison", c.atMost ? "<=" : ">="},
-                          {"passed", c.passed}});
+                          {"passed", c.passed},
+                          {"checked", c.checked}});
     return {
         {"passed", r.passed()},
+        {"verdict", r.verdict()},
+        {"compared_vertices", r.truth.integrated},
         {"failed_checks", r.failedChecks()},
         {"checks", checks},
         {"input", {{"description", r.description},
@@ -215,9 +252,10 @@ nlohmann::json validationJson(const ValidationReport& r) {
         {"gpu_vs_truth", truthJson(r.truth)},
         {"cpu_vs_truth", truthJson(r.cpuTruth)},
         {"flags", {{"gpu", flagsJson(r.gpu)}, {"cpu", flagsJson(r.cpu)}}},
-        {"evaluations_per_vertex", {{"gpu", evaluationsJson(r.gpu, r.gpuSegments)},
-                                    {"cpu", evaluationsJson(r.cpu, r.cpuSegments)},
-                                    {"worst_case_bound", r.worstCaseEvaluations}}},
+        {"evaluations_per_vertex", {{"gpu", evaluationsJson(r.gpu, r.gpuSegments, r.gpuMaxEvaluations)},
+                                    {"cpu", evaluationsJson(r.cpu, r.cpuSegments, r.cpuMaxEvaluations)},
+                                    {"worst_case_bound", r.worstCaseEvaluations},
+                                    {"worst_case_bound_per", "vertex and segment"}}},
         {"time_ms", {{"gpu_timestamps", number(r.gpuMilliseconds)},
                      {"cpu_reference_wall", r.cpuMilliseconds},
                      {"ground_truth_wall", r.truthMilliseconds}}},

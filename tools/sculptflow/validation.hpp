@@ -27,6 +27,12 @@ struct ValidationThresholds {
     double reference = 0.01;
     double flagAgreement = 0.999; // fraction of vertices whose GPU and CPU flags are equal
     double truth = 0.1;           // voxels, max error against the ground truth (usually = tolerance)
+    // Coverage: a check over no vertices proves nothing, so fewer compared vertices
+    // than this (all flagged, all culled, none in reach) is "NOT CHECKED", a failure.
+    size_t minCompared = 1;
+    // Flagged vertices are left out of the error checks; past this share of the
+    // integrated ones they are a failure of their own, not a quiet omission.
+    double flaggedShare = 0.05;
 };
 
 // GPU against the CPU reference, over vertices unflagged on both (culled counts as unflagged:
@@ -46,6 +52,9 @@ struct TruthComparison {
     double meanError = 0.0;  // voxels
     size_t flagged = 0;      // GPU flags other than culled; left out
     size_t notConverged = 0; // unflagged, but the ground truth's self-check failed; left out
+    size_t integrated = 0;   // compared vertices the solver integrated (not culled): what the PASS covers
+    size_t inReach = 0;      // vertices the solver integrated, flagged or not
+    double flaggedShare() const; // flagged / inReach (0 when none is in reach)
 };
 
 struct ValidationCheck {
@@ -55,6 +64,7 @@ struct ValidationCheck {
     double threshold = 0.0;
     bool atMost = true;      // value ≤ threshold passes; else value ≥ threshold
     bool passed = false;
+    bool checked = true;     // false: too few vertices were compared for the value to mean anything
 };
 
 struct ValidationReport {
@@ -76,6 +86,8 @@ struct ValidationReport {
     SolveReport cpu;
     std::vector<SolveReport> gpuSegments; // one a segment
     std::vector<SolveReport> cpuSegments;
+    uint32_t gpuMaxEvaluations = 0; // per vertex over the whole run (maxRunEvaluations)
+    uint32_t cpuMaxEvaluations = 0;
 
     double gpuMilliseconds = 0.0;   // GPU timestamps; NaN where the device has none
     double cpuMilliseconds = 0.0;   // CPU reference, wall clock
@@ -84,6 +96,8 @@ struct ValidationReport {
     std::vector<ValidationCheck> checks;
 
     bool passed() const;
+    bool checked() const; // enough vertices were compared (the compared_vertices check)
+    const char* verdict() const; // "PASS", "FAIL" or "NOT CHECKED"
     std::vector<std::string> failedChecks() const;
 };
 

@@ -1,0 +1,421 @@
+// The command line a tuner can trust (issue 32): unit mistakes named (and errors
+// under --strict), output paths checked before the work, rk4's fixed steps made
+// explicit, documented exit statuses and readable messages, one convention for
+// continuous mode's evaluations, and OBJ files that come back with what they held.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "default_case.hpp"
+#include "error.hpp"
+#include "mesh.hpp"
+#include "stroke.hpp"
+#include "test_support.hpp"
+#include "tuning_params.hpp"
+
+namespace sculptflow {
+namespace {
+
+using test::failsWith;
+using test::readJson;
+using test::ScratchDir;
+
+constexpr const char* kSentinel = "left as it was\n";
+
+// A 642-vertex sphere around the built-in stroke's tool tip, scaled by `unit`
+// about the world origin (100: the same sphere in centimetres).
+Mesh smallSphere(float unit = 1.0f) {
+    const Stroke stroke = defaultStroke();
+    const ToolStroke& tool = stroke.tools.front();
+    Mesh mesh = icosphere(3, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
+    for (glm::vec3& p : mesh.positions) p *= unit;
+    return mesh;
+}
+
+// The built-in stroke as JSON, edited.
+template <typename Edit>
+std::string strokeJson(const ScratchDir& dir, Edit&& edit) {
+    const auto path = dir / "stroke.json";
+    writeStrokeJson(defaultStroke(), path);
+    nlohmann::json j = nlohmann::json::parse(test::readFile(path));
+    edit(j);
+    test::writeFile(path, j.dump());
+    return path.string();
+}
+
+struct Outcome {
+    int status;
+    std::string errors, out;
+};
+
+Outcome cli(const std::vector<std::string>& args) {
+    testing::internal::CaptureStdout();
+    auto [status, errors] = test::cliExitStatus(args);
+    return {status, errors, testing::internal::GetCapturedStdout()};
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::vector<std::string> warningCodes(const nlohmann::json& stats) {
+    std::vector<std::string> codes;
+    for (const auto& w : stats["warnings"]) codes.push_back(w["code"].get<std::string>());
+    return codes;
+}
+
+// ---------------------------------------------------------------------------
+// Units
+
+TEST(CliTrust, MatchingUnitsGiveNoWarning) {
+    ScratchDir dir;
+    const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
+    writeMesh(smallSphere(), mesh);
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--stats", stats.string()});
+    ASSERT_EQ(r.status, 0) << r.errors;
+    EXPECT_FALSE(has(r.errors, "warning")) << r.errors;
+    EXPECT_TRUE(warningCodes(readJson(stats)).empty());
+}
+
+TEST(CliTrust, MeshInCentimetresWithAStrokeInMetresWarnsAndFailsUnderStrict) {
+    ScratchDir dir;
+    const auto mesh = dir / "sphere-cm.obj", stats = dir / "stats.json", out = dir / "out.obj";
+    writeMesh(smallSphere(100.0f), mesh);
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--stats", stats.string()});
+    EXPECT_EQ(r.status, 0) << r.errors;
+    EXPECT_TRUE(has(r.errors, "sculptflow: warning: the tool never reaches the mesh")) << r.errors;
+    const std::vector<std::string> codes = warningCodes(readJson(stats));
+    EXPECT_NE(std::find(codes.begin(), codes.end(), "out_of_reach"), codes.end());
+
+    test::writeFile(out, kSentinel);
+    test::writeFile(stats, kSentinel);
+    const Outcome strict = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--strict", "--out",
+                                out.string(), "--stats", stats.string()});
+    EXPECT_EQ(strict.status, 1);
+    EXPECT_TRUE(has(strict.errors, "sculptflow: error: the tool never reaches the mesh")) << strict.errors;
+    EXPECT_TRUE(has(strict.errors, "--strict")) << strict.errors;
+    EXPECT_EQ(test::readFile(out), kSentinel);
+    EXPECT_EQ(test::readFile(stats), kSentinel);
+}
+
+TEST(CliTrust, StrokeWithoutVoxelSizeWarnsUnlessTheOptionGivesOne) {
+    ScratchDir dir;
+    const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
+    writeMesh(smallSphere(), mesh);
+    const std::string stroke = strokeJson(dir, [](nlohmann::json& j) { j.erase("voxel_size"); });
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--stroke", stroke, "--stats",
+                           stats.string()});
+    EXPECT_EQ(r.status, 0) << r.errors;
+    EXPECT_TRUE(has(r.errors, "no voxel_size")) << r.errors;
+    std::vector<std::string> codes = warningCodes(readJson(stats));
+    EXPECT_NE(std::find(codes.begin(), codes.end(), "no_voxel_size"), codes.end());
+
+    const Outcome given = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--stroke", stroke,
+                               "--voxel-size", "0.0013", "--stats", stats.string()});
+    EXPECT_EQ(given.status, 0) << given.errors;
+    EXPECT_FALSE(has(given.errors, "voxel_size")) << given.errors;
+    EXPECT_TRUE(warningCodes(readJson(stats)).empty());
+}
+
+TEST(CliTrust, VoxelSizeInOtherUnitsWarns) {
+    ScratchDir dir;
+    const auto mesh = dir / "sphere.obj";
+    writeMesh(smallSphere(), mesh);
+    // 2 meant as mm: the tool's 0.13 m radius is 0.065 voxels.
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--voxel-size", "2", "--strict"});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(has(r.errors, "voxel_scale")) << r.errors;
+    EXPECT_TRUE(has(r.errors, "voxels at voxel size 2")) << r.errors;
+}
+
+// ---------------------------------------------------------------------------
+// Output paths
+
+TEST(CliTrust, OutputIntoAMissingFolderFailsBeforeTheWork) {
+    ScratchDir dir;
+    const auto stats = dir / "stats.json";
+    test::writeFile(stats, kSentinel);
+    // The bad mask would fail the loading: the output path must be refused first.
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mask", (dir / "no-mask.txt").string(), "--out",
+                           (dir / "nodir" / "x.obj").string(), "--stats", stats.string()});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(has(r.errors, "--out")) << r.errors;
+    EXPECT_TRUE(has(r.errors, "nodir")) << r.errors;
+    EXPECT_TRUE(has(r.errors, "does not exist")) << r.errors;
+    EXPECT_FALSE(has(r.errors, "no-mask")) << r.errors;
+    EXPECT_EQ(test::readFile(stats), kSentinel);
+    EXPECT_FALSE(std::filesystem::exists(dir / "nodir"));
+
+    const Outcome stat = cli({"deform", "--stats", (dir / "nodir" / "s.json").string(), "--mask", "missing"});
+    EXPECT_EQ(stat.status, 1);
+    EXPECT_TRUE(has(stat.errors, "--stats")) << stat.errors;
+
+    const Outcome json = cli({"validate", "--json", (dir / "nodir" / "v.json").string(), "--mask", "missing"});
+    EXPECT_EQ(json.status, 1);
+    EXPECT_TRUE(has(json.errors, "--json")) << json.errors;
+
+    const Outcome folder = cli({"deform", "--out", dir.path().string() + "/", "--mask", "missing"});
+    EXPECT_EQ(folder.status, 1);
+}
+
+// ---------------------------------------------------------------------------
+// rk4's fixed steps
+
+TEST(CliTrust, Rk4WithoutStepsIsRefusedNamingStepsAndTheAdaptiveMethods) {
+    const Outcome r = cli({"deform", "--backend", "cpu", "--built-in", "sphere", "--method", "rk4"});
+    EXPECT_EQ(r.status, 1);
+    for (const char* part : {"--method rk4", "--steps", "bs32", "dp45", "rk4dbl"})
+        EXPECT_TRUE(has(r.errors, part)) << part << ": " << r.errors;
+
+    const Outcome adaptive = cli({"deform", "--backend", "cpu", "--built-in", "sphere", "--steps", "8"});
+    EXPECT_EQ(adaptive.status, 1);
+    EXPECT_TRUE(has(adaptive.errors, "--steps 8: fixed steps are for --method rk4")) << adaptive.errors;
+}
+
+TEST(CliTrust, Rk4StepsSetTheEvaluations) {
+    ScratchDir dir;
+    const auto mesh = dir / "sphere.obj";
+    writeMesh(smallSphere(), mesh);
+    auto meanEvaluations = [&](const std::string& steps) {
+        const auto stats = dir / ("stats-" + steps + ".json");
+        const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--method", "rk4", "--steps",
+                               steps, "--stats", stats.string()});
+        EXPECT_EQ(r.status, 0) << r.errors;
+        const nlohmann::json j = readJson(stats);
+        EXPECT_EQ(j["flags"]["iteration_cap"], 0) << steps;
+        return j["evaluations"]["max"].get<double>();
+    };
+    // Four stages a step, the first of each the last step's end: 4·N for one tool.
+    EXPECT_EQ(meanEvaluations("8"), 32.0);
+    EXPECT_EQ(meanEvaluations("100"), 400.0); // past the default budget of 64 attempts
+}
+
+TEST(CliTrust, TuneParamsTakeFixedStepsForRk4Only) {
+    ScratchDir dir;
+    const auto params = dir / "params.json";
+    SolverOptions base;
+    test::writeFile(params, R"({"method": "rk4", "fixed_steps": 100})");
+    const SolverOptions rk4 = cli::readTuningParams(params, base);
+    EXPECT_EQ(rk4.method, Method::Rk4);
+    EXPECT_EQ(rk4.fixedSteps, 100);
+    EXPECT_GE(rk4.maxIterations, 100);
+
+    test::writeFile(params, R"({"method": "rk4"})");
+    EXPECT_TRUE(failsWith([&] { cli::readTuningParams(params, base); }, {"params.json", "fixed_steps", "bs32"}));
+    test::writeFile(params, R"({"fixed_steps": 8})");
+    EXPECT_TRUE(failsWith([&] { cli::readTuningParams(params, base); }, {"fixed_steps is for method rk4"}));
+    test::writeFile(params, R"({"tol": 0.1})");
+    EXPECT_TRUE(failsWith([&] { cli::readTuningParams(params, rk4, /*stepsRequired=*/true); },
+                          {"fixed_steps (or --steps)"}));
+    test::writeFile(params, R"({"shrink-min": 0.3})");
+    EXPECT_TRUE(failsWith([&] { cli::readTuningParams(params, base); }, {"did you mean 'shrink_min'"}));
+}
+
+// ---------------------------------------------------------------------------
+// Exit statuses and messages
+
+TEST(CliTrust, UsageErrorsExitWith1AndReadableRanges) {
+    const Outcome tol = cli({"deform", "--tol", "-0.1"});
+    EXPECT_EQ(tol.status, 1) << tol.errors;
+    EXPECT_TRUE(has(tol.errors, "--tol")) << tol.errors;
+    EXPECT_TRUE(has(tol.errors, "must be a finite number > 0, not -0.1")) << tol.errors;
+    EXPECT_LT(tol.errors.size(), 400u) << tol.errors;
+
+    EXPECT_EQ(cli({"deform", "--no-such-option"}).status, 1);
+    EXPECT_EQ(cli({"deform", "--method", "rk5"}).status, 1);
+    EXPECT_EQ(cli({"no-such-command"}).status, 1);
+    EXPECT_EQ(cli({"deform", "--help"}).status, 0);
+}
+
+TEST(CliTrust, HelpOffersBuiltInOnlyWhereTheCommandHasIt) {
+    const Outcome validate = cli({"validate", "--help"});
+    EXPECT_TRUE(has(validate.out, "the built-in icosphere")) << validate.out;
+    EXPECT_FALSE(has(validate.out, "--built-in")) << validate.out;
+    const Outcome deform = cli({"deform", "--help"});
+    EXPECT_TRUE(has(deform.out, "--built-in")) << deform.out;
+}
+
+TEST(CliTrust, SymmetryAxesInEitherCase) {
+    ScratchDir dir;
+    const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
+    writeMesh(smallSphere(), mesh);
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--symmetry", "XZ", "--stats",
+                           stats.string()});
+    ASSERT_EQ(r.status, 0) << r.errors;
+    EXPECT_EQ(readJson(stats)["symmetry"]["axes"], "xz");
+    EXPECT_EQ(parseSymmetryAxes("Y"), std::optional<uint32_t>(kSymmetryY));
+    EXPECT_EQ(parseSymmetryAxes("xX"), std::nullopt);
+}
+
+TEST(CliTrust, InnerRadiusOverOuterIsRefused) {
+    ScratchDir dir;
+    const std::string stroke = strokeJson(dir, [](nlohmann::json& j) {
+        j["tools"][0]["inner_radius"] = 0.2;
+        j["tools"][0]["outer_radius"] = 0.1;
+    });
+    EXPECT_TRUE(failsWith([&] { readStroke(stroke); },
+                          {"stroke.json", "tools[0].inner_radius: 0.2 is larger than outer_radius 0.1",
+                           "a kelvinlet ignores it"}));
+}
+
+TEST(CliTrust, QuaternionsSlightlyOffUnitAreNormalisedWithAWarning) {
+    ScratchDir dir;
+    const std::string stroke = strokeJson(dir, [](nlohmann::json& j) {
+        j["tools"][0]["poses"][1]["orientation"] = {1.005, 0, 0, 0};
+    });
+    const Stroke read = readStroke(stroke);
+    EXPECT_NEAR(glm::length(read.tools[0].poses[1].orientation), 1.0, 1e-12);
+    ASSERT_EQ(read.warnings.size(), 1u);
+    EXPECT_TRUE(has(read.warnings[0], "tools[0].poses[1].orientation: quaternion norm 1.005")) << read.warnings[0];
+    EXPECT_TRUE(has(read.warnings[0], "normalised")) << read.warnings[0];
+
+    const Outcome strict = cli({"deform", "--backend", "cpu", "--built-in", "sphere", "--stroke", stroke, "--strict"});
+    EXPECT_EQ(strict.status, 1);
+    EXPECT_TRUE(has(strict.errors, "quaternion norm 1.005")) << strict.errors;
+
+    const std::string far = strokeJson(dir, [](nlohmann::json& j) {
+        j["tools"][0]["poses"][1]["orientation"] = {1.05, 0, 0, 0};
+    });
+    EXPECT_TRUE(failsWith([&] { readStroke(far); }, {"quaternion norm 1.05", "within 0.01 of 1"}));
+}
+
+TEST(CliTrust, UnknownStrokeKeySuggestsTheNearestOne) {
+    ScratchDir dir;
+    const std::string stroke = strokeJson(dir, [](nlohmann::json& j) {
+        j["tools"][0]["outer_raduis"] = j["tools"][0]["outer_radius"];
+    });
+    EXPECT_TRUE(failsWith([&] { readStroke(stroke); },
+                          {"tools[0].outer_raduis: unknown key", "did you mean \"outer_radius\"?"}));
+    const std::string far = strokeJson(dir, [](nlohmann::json& j) { j["colour"] = "red"; });
+    try {
+        readStroke(far);
+        ADD_FAILURE() << "an unknown key was accepted";
+    } catch (const Error& e) {
+        EXPECT_TRUE(has(e.what(), "colour: unknown key")) << e.what();
+        EXPECT_FALSE(has(e.what(), "did you mean")) << e.what(); // nothing is near
+    }
+}
+
+TEST(CliTrust, ContinuousEvaluationsAreOneConventionPerVertexOverTheRun) {
+    ScratchDir dir;
+    const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
+    writeMesh(smallSphere(), mesh);
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--mode", "continuous",
+                           "--stats", stats.string()});
+    ASSERT_EQ(r.status, 0) << r.errors;
+    const nlohmann::json e = readJson(stats)["evaluations"];
+    EXPECT_EQ(e["per"], "vertex over the whole run (summed over the segments)");
+    const size_t segments = e["per_segment"].size();
+    ASSERT_GT(segments, 1u);
+    // Summed over the segments, the max is at least the mean and past any one segment's.
+    EXPECT_GE(e["max"].get<double>(), e["mean"].get<double>());
+    EXPECT_GT(e["max"].get<double>(), e["max_in_one_segment"].get<double>());
+    EXPECT_TRUE(has(r.out, "evaluations per vertex (whole run, summed over segments)")) << r.out;
+}
+
+// ---------------------------------------------------------------------------
+// OBJ round trips
+
+constexpr const char* kTexturedObj = R"(# a quad and a triangle, textured
+mtllib sculpt.mtl
+o Head
+g skin
+usemtl Skin
+s 1
+v 0 0 0
+v 1 0 0
+v 1 1 0
+v 0 1 0 0.5 0.25 0.125
+v 2 0 0
+vt 0 0
+vt 1 0
+vt 1 1
+vt 0 1
+vn 0 0 1
+vn 0 0 1
+f 1/1/1 2/2/1 3/3/1 4/4/1
+g tail
+s off
+usemtl Horn
+f 2/1/2 5/2/2 3/3/2
+)";
+
+TEST(CliTrust, ObjKeepsTexturesNormalsGroupsAndMaterials) {
+    ScratchDir dir;
+    test::writeFile(dir / "in.obj", kTexturedObj);
+    Mesh mesh = readMesh(dir / "in.obj");
+    ASSERT_EQ(mesh.positions.size(), 5u);
+
+    // Unchanged: the very same text comes back.
+    writeMesh(mesh, dir / "same.obj");
+    EXPECT_EQ(test::readFile(dir / "same.obj"), kTexturedObj);
+
+    // Vertex 5 (only in the triangle) lifted out of the plane: its line and the
+    // triangle's normal change; everything else is as read.
+    mesh.positions[4] = glm::vec3(2.0f, 0.0f, 1.0f);
+    writeMesh(mesh, dir / "moved.obj");
+    const std::string text = test::readFile(dir / "moved.obj");
+    for (const char* line : {"mtllib sculpt.mtl\n", "o Head\n", "g skin\n", "usemtl Skin\n", "s 1\n", "vt 0 1\n",
+                             "f 1/1/1 2/2/1 3/3/1 4/4/1\n", "g tail\n", "s off\n", "usemtl Horn\n",
+                             "f 2/1/2 5/2/2 3/3/2\n", "v 0 1 0 0.5 0.25 0.125\n", "v 2 0 1\n", "vn 0 0 1\n"})
+        EXPECT_TRUE(has(text, line)) << line << " missing from:\n" << text;
+    EXPECT_FALSE(has(text, "v 2 0 0\n")) << text;
+    const Mesh back = readMesh(dir / "moved.obj");
+    EXPECT_EQ(back.positions[4], glm::vec3(2.0f, 0.0f, 1.0f));
+    EXPECT_EQ(back.faceIndices, mesh.faceIndices);
+    // The triangle (2, 5, 3) now leans: its normal is (1, 0, 1)/√2 turned about the edge 2-3.
+    const size_t second = text.find("vn ", text.find("vn ") + 1);
+    ASSERT_NE(second, std::string::npos);
+    const std::string normal = text.substr(second, text.find('\n', second) - second);
+    EXPECT_NE(normal, "vn 0 0 1") << text;
+    float x = 0, y = 0, z = 0;
+    ASSERT_EQ(std::sscanf(normal.c_str(), "vn %f %f %f", &x, &y, &z), 3) << normal;
+    EXPECT_NEAR(x, -std::sqrt(0.5f), 1e-6);
+    EXPECT_NEAR(y, 0.0f, 1e-6);
+    EXPECT_NEAR(z, std::sqrt(0.5f), 1e-6);
+}
+
+TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
+    ScratchDir dir;
+    // The small sphere with a vt and a vn a vertex and a group, as an exporter writes it.
+    const Mesh sphere = smallSphere();
+    std::string obj = "mtllib m.mtl\no Sphere\ng shell\nusemtl Clay\ns 1\n";
+    for (const glm::vec3& p : sphere.positions)
+        obj += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+    for (size_t i = 0; i < sphere.positions.size(); ++i) obj += "vt " + std::to_string(double(i) / 642.0) + " 0.5\n";
+    for (size_t i = 0; i < sphere.positions.size(); ++i) obj += "vn 0 0 1\n";
+    for (size_t f = 0; f < sphere.faceSizes.size(); ++f) {
+        obj += "f";
+        for (size_t k = 0; k < 3; ++k) {
+            const std::string i = std::to_string(sphere.faceIndices[3 * f + k] + 1);
+            obj += " " + i + "/" + i + "/" + i;
+        }
+        obj += "\n";
+    }
+    test::writeFile(dir / "in.obj", obj);
+    const auto out = dir / "out.obj";
+    const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", (dir / "in.obj").string(), "--out", out.string()});
+    ASSERT_EQ(r.status, 0) << r.errors;
+    const std::string text = test::readFile(out);
+    for (const char* part : {"mtllib m.mtl\n", "o Sphere\n", "g shell\n", "usemtl Clay\n", "s 1\n", "vt 0.5",
+                             "f 1/1/1 "})
+        EXPECT_TRUE(has(text, part)) << part;
+    EXPECT_EQ(size_t(std::count(text.begin(), text.end(), '\n')), size_t(std::count(obj.begin(), obj.end(), '\n')));
+    const Mesh in = readMesh(dir / "in.obj"), back = readMesh(out);
+    size_t moved = 0;
+    for (size_t i = 0; i < in.positions.size(); ++i) moved += in.positions[i] != back.positions[i];
+    EXPECT_GT(moved, 100u); // the move did happen, and the positions are the new ones
+    // Normals were recomputed where the surface moved: not all still (0, 0, 1).
+    size_t pointingUp = 0;
+    for (size_t at = text.find("\nvn "); at != std::string::npos; at = text.find("\nvn ", at + 1))
+        pointingUp += text.compare(at, 10, "\nvn 0 0 1\n") == 0;
+    EXPECT_LT(pointingUp, 642u);
+}
+
+} // namespace
+} // namespace sculptflow

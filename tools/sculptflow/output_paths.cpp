@@ -1,0 +1,26 @@
+// Output paths checked before the work.
+#include "output_paths.hpp"
+
+#include <filesystem>
+#include <system_error>
+
+#include <unistd.h>
+
+#include "error.hpp"
+
+namespace sculptflow::cli {
+
+void checkOutputPath(const std::string& option, const std::string& path) {
+    if (path.empty()) return;
+    namespace fs = std::filesystem;
+    const fs::path file(path);
+    const fs::path folder = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    std::error_code ec;
+    const std::string where = option + " " + path + ": ";
+    if (fs::is_directory(file, ec)) throw Error(where + "is a folder; give a file name");
+    if (!fs::exists(folder, ec)) throw Error(where + "the folder " + folder.string() + " does not exist");
+    if (!fs::is_directory(folder, ec)) throw Error(where + folder.string() + " is not a folder");
+    if (::access(folder.c_str(), W_OK) != 0) throw Error(where + "the folder " + folder.string() + " is not writable");
+}
+
+} // namespace sculptflow::cli
