@@ -27,6 +27,9 @@ Mesh parsePly(const std::string& data, const std::filesystem::path& path);
 // moved faces recomputed (mesh.hpp); nullopt when the text no longer matches the
 // mesh's vertex and face counts.
 std::optional<std::string> rewriteObjSource(const Mesh& mesh);
+// mesh.plySource in the asked encoding with what the mesh holds written in (mesh.hpp);
+// nullopt when the source no longer matches the mesh's vertices and faces.
+std::optional<std::string> rewritePlySource(const Mesh& mesh, bool binary);
 
 // Writers expect a mesh that checkMeshForWriting (mesh_io.cpp) has accepted.
 void writeObj(const Mesh& mesh, const std::filesystem::path& path);

@@ -44,6 +44,20 @@ size_t plyTypeSize(PlyType type) {
     return 0;
 }
 
+const char* plyTypeName(PlyType type) {
+    switch (type) {
+    case PlyType::Int8: return "char";
+    case PlyType::Uint8: return "uchar";
+    case PlyType::Int16: return "short";
+    case PlyType::Uint16: return "ushort";
+    case PlyType::Int32: return "int";
+    case PlyType::Uint32: return "uint";
+    case PlyType::Float32: return "float";
+    case PlyType::Float64: return "double";
+    }
+    return "float";
+}
+
 bool isIntegerType(PlyType type) { return type != PlyType::Float32 && type != PlyType::Float64; }
 
 PlyHeader parsePlyHeader(const std::string& data, const std::filesystem::path& path) {

@@ -16,6 +16,8 @@ enum class PlyEncoding { Ascii, BinaryLittleEndian, BinaryBigEndian };
 enum class PlyType { Int8, Uint8, Int16, Uint16, Int32, Uint32, Float32, Float64 };
 
 size_t plyTypeSize(PlyType type);
+// The type's name as a header writes it ("float", "uchar", ...).
+const char* plyTypeName(PlyType type);
 bool isIntegerType(PlyType type);
 
 struct PlyProperty {

@@ -321,12 +321,16 @@ Mesh parsePly(const std::string& data, const std::filesystem::path& path) {
     const std::string_view body(data.data() + header.bodyOffset, data.size() - header.bodyOffset);
     checkCountsFitFile(header, body.size(), path);
     const PlyLayout layout = findLayout(header, path);
+    Mesh mesh;
     if (header.encoding == PlyEncoding::Ascii) {
         PlyAsciiBody reader(body, countLines(std::string_view(data).substr(0, header.bodyOffset)) + 1, path);
-        return readPlyBody(reader, header, layout, path);
+        mesh = readPlyBody(reader, header, layout, path);
+    } else {
+        PlyBinaryBody reader(body, header.encoding == PlyEncoding::BinaryBigEndian, path);
+        mesh = readPlyBody(reader, header, layout, path);
     }
-    PlyBinaryBody reader(body, header.encoding == PlyEncoding::BinaryBigEndian, path);
-    return readPlyBody(reader, header, layout, path);
+    mesh.plySource = data; // for writePly: every property and element the mesh leaves out
+    return mesh;
 }
 
 // ---------------------------------------------------------------------------
@@ -340,7 +344,8 @@ void appendLittleEndian(std::string& out, uint32_t bits, size_t size) {
 
 } // namespace
 
-// Always float x y z (then float mask and float volume_change when the mesh has
+// The source as read, rewritten (rewritePlySource), for a mesh read from PLY; else
+// float x y z (then float mask and float volume_change when the mesh has
 // them) and `list uchar uint vertex_indices`: faces over 255 vertices are refused
 // (checkMeshForWriting) rather than written with a less common uint count.
 void writePly(const Mesh& mesh, const std::filesystem::path& path, bool binary) {
@@ -361,6 +366,7 @@ void writePly(const Mesh& mesh, const std::filesystem::path& path, bool binary) 
                            " is not a finite number in [0, 1]");
         }
     }
+    if (std::optional<std::string> kept = rewritePlySource(mesh, binary)) return writeFileAtomically(path, *kept);
     std::string out = "ply\n";
     out += binary ? "format binary_little_endian 1.0\n" : "format ascii 1.0\n";
     out += "comment sculptflow mesh\n";

@@ -1,7 +1,8 @@
 // The command line a tuner can trust (issue 32): unit mistakes named (and errors
 // under --strict), output paths checked before the work, rk4's fixed steps made
-// explicit, documented exit statuses and readable messages, one convention for
-// continuous mode's evaluations, and OBJ files that come back with what they held.
+// explicit, documented exit statuses and readable messages ("did you mean" for
+// mistyped options), one convention for continuous mode's evaluations, and OBJ
+// files that come back with what they held (PLY: test_ply_rewrite.cpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -230,6 +231,27 @@ TEST(CliTrust, UsageErrorsExitWith1AndReadableRanges) {
     EXPECT_EQ(cli({"deform", "--method", "rk5"}).status, 1);
     EXPECT_EQ(cli({"no-such-command"}).status, 1);
     EXPECT_EQ(cli({"deform", "--help"}).status, 0);
+}
+
+TEST(CliTrust, UnknownOptionSuggestsTheNearestOne) {
+    const Outcome typo = cli({"deform", "--backend", "cpu", "--voxle-size", "2"});
+    EXPECT_EQ(typo.status, 1);
+    EXPECT_TRUE(has(typo.errors, "unknown option --voxle-size; did you mean --voxel-size?")) << typo.errors;
+    EXPECT_TRUE(typo.out.empty()) << typo.out; // refused before any work
+
+    // A longer spelling of an option: --tol's name starts it.
+    const Outcome longer = cli({"validate", "--tolerence=0.1"});
+    EXPECT_EQ(longer.status, 1);
+    EXPECT_TRUE(has(longer.errors, "unknown option --tolerence; did you mean --tol?")) << longer.errors;
+
+    const Outcome far = cli({"deform", "--colour", "red"});
+    EXPECT_EQ(far.status, 1);
+    EXPECT_TRUE(has(far.errors, "unknown option --colour")) << far.errors;
+    EXPECT_FALSE(has(far.errors, "did you mean")) << far.errors; // nothing is near
+
+    const Outcome command = cli({"defrom"});
+    EXPECT_EQ(command.status, 1);
+    EXPECT_TRUE(has(command.errors, "did you mean the command deform?")) << command.errors;
 }
 
 TEST(CliTrust, HelpOffersBuiltInOnlyWhereTheCommandHasIt) {

@@ -31,6 +31,17 @@ struct Mesh {
     // Used only while the vertex and face counts match the text; else, and for a
     // mesh read from PLY or built in code (empty), OBJ output is positions and faces.
     std::string objSource;
+    // The PLY file this mesh was read from (header and body), so that writing it as
+    // PLY loses nothing: every element, property and comment is kept with its type
+    // and values (colours, texture coordinates, a face's colour or extra lists,
+    // elements other than vertex and face), in the encoding asked for. Written from
+    // this struct instead: x y z (a vertex left in place keeps its bytes), mask and
+    // volume_change (dropped when empty, added as float when the source had none), and
+    // float normals nx ny nz of vertices whose faces moved, recomputed as the OBJ
+    // path does. Used only while the vertex count and faces match the source; else,
+    // and for a mesh read from OBJ or built in code (empty), PLY output is x y z,
+    // mask, volume_change and faces.
+    std::string plySource;
 };
 
 // An axis-aligned box, in voxels.

@@ -181,8 +181,10 @@ void addDeformCommand(CLI::App& app) {
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
         ->check(nonNegativeNumber());
     cmd->add_option("--out", args->outPath,
-                    "Deformed mesh (.obj or .ply), in the input's units; a .ply carries the vertex properties "
-                    "mask (if the input had one) and volume_change (with --volume-change)");
+                    "Deformed mesh (.obj or .ply), in the input's units. Of an input in the same format it keeps "
+                    "what the input held (an OBJ's vt, vn, groups and materials; a PLY's every property and "
+                    "element); a .ply carries the vertex properties mask (if the input had one) and "
+                    "volume_change (with --volume-change)");
     cmd->add_option("--stats", args->statsPath, "Statistics as JSON");
     cmd->add_flag("--volume-change", args->volumeChange,
                   "Compute each vertex's volume change J = det(dx/dx0) of the end map (a debug output): "

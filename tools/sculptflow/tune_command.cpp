@@ -69,10 +69,10 @@ void printFigures(const TuneFigures& f, const std::optional<TuneFigures>& last, 
         std::printf("[%s] NOT CHECKED: 0 vertices compared with the truth (%zu capped, %zu clamped; the rest "
                     "culled) | ",
                     why, f.capped, f.clamped);
+    else if (const double limit = ValidationThresholds{}.flaggedShare; f.flaggedShare > limit)
+        std::printf("[%s] %zu compared (over %g %% of those in reach flagged) | ", why, f.compared, 100.0 * limit);
     else
-        std::printf("[%s] %zu compared%s | ", why, f.compared,
-                    f.flaggedShare > ValidationThresholds{}.flaggedShare ? " (over 5 % of those in reach flagged)"
-                                                                        : "");
+        std::printf("[%s] %zu compared | ", why, f.compared);
     std::printf("max error vs truth %.4f voxel%s | evaluations/vertex %.1f%s | clamped %zu%s | "
                 "capped %zu%s | GPU %.1f ms%s | max GPU-CPU %.4f voxel\n",
                 f.maxError, delta(f.maxError, was(&TuneFigures::maxError), "%+.4f").c_str(),
