@@ -126,6 +126,12 @@ uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets, co
     return created;
 }
 
+void useLiveMoveShader(Context& context, std::span<const uint32_t> spirv) {
+    livePipelines(context).replaceDeformShader(spirv);
+}
+
+size_t releaseRetiredLiveMovePipelines(Context& context) { return livePipelines(context).releaseRetired(); }
+
 LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
     : context_(context),
       options_(options),
