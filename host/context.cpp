@@ -117,6 +117,7 @@ void loadProperties(Context::Impl& impl) {
     if (impl.queueFamily >= count)
         throw Error("queue family " + std::to_string(impl.queueFamily) + " does not exist on " +
                     impl.properties.deviceName + " (it has " + std::to_string(count) + ")");
+    impl.queueFamilyCount = count;
     impl.queueFlags = families[impl.queueFamily].queueFlags;
     impl.timestampBits = families[impl.queueFamily].timestampValidBits;
     impl.memoryBudgetQuery = hasDeviceExtension(impl.vk, impl.physicalDevice, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);

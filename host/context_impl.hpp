@@ -33,6 +33,7 @@ struct Context::Impl {
     VkPhysicalDeviceMemoryProperties memory{};
     VkDevice device = VK_NULL_HANDLE;
     uint32_t queueFamily = 0;
+    uint32_t queueFamilyCount = 0; // the physical device's
     VkQueue queue = VK_NULL_HANDLE;
     VkQueueFlags queueFlags = 0;
     // maxComputeWorkGroupCount[0]; tests lower it to split dispatches on small meshes.

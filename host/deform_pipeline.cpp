@@ -57,7 +57,7 @@ VkPipeline DeformPipelines::built(const DeformVariant& variant) const {
                 " was not built before recording (buildDeformPipelines)");
 }
 
-void DeformPipelines::replaceShader(std::span<const uint32_t> spirv) {
+void DeformPipelines::replaceShader(std::span<const uint32_t> spirv, Retired* retired) {
     const Context::Impl& ctx = context_->impl();
     VkShaderModule module = createShaderModule(*context_, spirv);
     std::map<DeformVariant, VkPipeline> rebuilt;
@@ -68,8 +68,14 @@ void DeformPipelines::replaceShader(std::span<const uint32_t> spirv) {
         ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
         throw;
     }
-    for (auto& [variant, pipeline] : pipelines_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
-    ctx.vk.vkDestroyShaderModule(ctx.device, module_, ctx.allocator);
+    if (retired) {
+        retired->pipelines.reserve(retired->pipelines.size() + pipelines_.size());
+        for (auto& [variant, pipeline] : pipelines_) retired->pipelines.push_back(pipeline);
+        retired->modules.push_back(module_);
+    } else {
+        for (auto& [variant, pipeline] : pipelines_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
+        ctx.vk.vkDestroyShaderModule(ctx.device, module_, ctx.allocator);
+    }
     pipelines_ = std::move(rebuilt);
     module_ = module;
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <map>
+#include <vector>
 #include <span>
 #include <tuple>
 
@@ -91,8 +92,14 @@ public:
 
     // Swaps in another build of deform.comp (hot reload). Every variant built so
     // far is rebuilt from it first; if any fails, the old shader stays and this
-    // throws. Call only while no dispatch of these pipelines is in flight.
-    void replaceShader(std::span<const uint32_t> spirv);
+    // throws. Without `retired`, call only while no dispatch of these pipelines
+    // is in flight; with it, the old pipelines and module go there instead of
+    // being destroyed, for the caller to destroy once its frames are complete.
+    struct Retired {
+        std::vector<VkPipeline> pipelines;
+        std::vector<VkShaderModule> modules;
+    };
+    void replaceShader(std::span<const uint32_t> spirv, Retired* retired = nullptr);
 
 private:
     VkPipeline build(VkShaderModule module, const DeformVariant& variant) const;

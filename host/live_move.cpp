@@ -3,7 +3,9 @@
 #include "live_move_impl.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 
@@ -80,6 +82,34 @@ Move stillMove(const Stroke& tools, std::span<const Pose> posesA, const std::str
     return probe;
 }
 
+bool finitePose(const Pose& pose) {
+    const double values[] = {pose.position.x,    pose.position.y,    pose.position.z,    pose.orientation.x,
+                             pose.orientation.y, pose.orientation.z, pose.orientation.w, pose.scale,
+                             pose.time};
+    return std::all_of(std::begin(values), std::end(values), [](double v) { return std::isfinite(v); });
+}
+
+// Why update() refuses `next` after `previous` (the poses its move starts from),
+// written into `message` without allocating; false when it does not.
+bool poseRefusal(std::span<const Pose> previous, std::span<const Pose> next, std::span<char> message) {
+    auto say = [&](const char* format, size_t a, size_t b) {
+        std::snprintf(message.data(), message.size(), format, a, b);
+        return true;
+    };
+    if (next.size() != previous.size()) return say("update: %zu poses for %zu tools", next.size(), previous.size());
+    for (size_t i = 0; i < next.size(); ++i) {
+        const Pose& pose = next[i];
+        if (!finitePose(pose)) return say("update: pose %zu of %zu is not finite", i, next.size());
+        if (!(glm::length(pose.orientation) > 1e-6))
+            return say("update: pose %zu of %zu: the orientation is not a rotation (zero quaternion)", i, next.size());
+        if (!(pose.scale > 0.0)) return say("update: pose %zu of %zu: the scale must be positive", i, next.size());
+        if (!(pose.time > previous[i].time))
+            return say("update: pose %zu of %zu: the time must be later than the poses the move starts from", i,
+                       next.size());
+    }
+    return false;
+}
+
 } // namespace
 
 uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets, const LiveMoveOptions& options,
@@ -95,6 +125,12 @@ uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets, co
     }
     return created;
 }
+
+void useLiveMoveShader(Context& context, std::span<const uint32_t> spirv) {
+    livePipelines(context).replaceDeformShader(spirv);
+}
+
+size_t releaseRetiredLiveMovePipelines(Context& context) { return livePipelines(context).releaseRetired(); }
 
 LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveOptions& options)
     : context_(context),
@@ -141,7 +177,10 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
         chunks_.assign(mesh.chunks.begin(), mesh.chunks.end());
     }
     written_.assign(chunks_.size(), 0);
+    snapshotted_.assign(chunks_.size(), 0);
+    pending_.snapshots.reserve(chunks_.size());
     changed_.reserve(chunks_.size());
+    lastError_.reserve(256);
     copies_.reserve(chunks_.size() * spans_.size());
     pending_.solved.reserve(chunks_.size());
     pending_.restored.reserve(chunks_.size());
@@ -223,7 +262,7 @@ void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, Mo
     move_.tools.reserve(kMaxTools);
     kernel_ = kernel;
     solvedGeneration_ = updateGeneration_; // nothing to solve before the first update()
-    snapshotTaken_ = false;                // the first submitted frame takes it
+    std::fill(snapshotted_.begin(), snapshotted_.end(), 0); // each chunk's first solved frame takes it
     changed_.clear();                      // the last move's undo window closes
     std::fill(written_.begin(), written_.end(), 0);
     state_ = State::Moving;
@@ -237,14 +276,15 @@ void LiveMove::Impl::setMotion(std::span<const Pose> posesA, std::span<const Pos
 }
 
 bool LiveMove::Impl::update(std::span<const Pose> posesB, double segmentTolerance) noexcept {
+    // The refusals a frame loop can meet allocate nothing (lastError_'s capacity is reserved).
+    if (state_ != State::Moving) return refuse("update: no move is open; begin() first");
+    const bool continuous = mode_ == MoveMode::Continuous;
+    if (continuous && (!(segmentTolerance > 0.0) || !std::isfinite(segmentTolerance)))
+        return refuse("update: segmentTolerance must be positive and finite");
+    std::array<char, 160> message;
+    if (poseRefusal(continuous ? posesB_ : posesA_, posesB, message)) return refuse(message.data());
     try {
-        if (state_ != State::Moving) throw Error("update: no move is open; begin() first");
-        if (posesB.size() != posesA_.size())
-            throw Error("update: " + std::to_string(posesB.size()) + " poses for " +
-                        std::to_string(posesA_.size()) + " tools");
-        if (mode_ == MoveMode::Continuous) {
-            if (!(segmentTolerance > 0.0) || !std::isfinite(segmentTolerance))
-                throw Error("update: segmentTolerance must be positive and finite");
+        if (continuous) {
             // Checked against the latest poses: the segment record() solves starts at
             // the last submitted frame's, which are no later.
             setMotion(posesB_, posesB);
@@ -289,7 +329,7 @@ bool LiveMove::Impl::submitted(FrameTicket ticket) noexcept {
         return false;
     }
     PendingFrame& frame = pending_;
-    snapshotTaken_ |= frame.snapshot;
+    for (uint32_t c : frame.snapshots) snapshotted_[c] = 1;
     adjacencyUploaded_ |= frame.adjacency;
     for (uint32_t c : frame.restored) written_[c] = 0;
     if (frame.solve) {

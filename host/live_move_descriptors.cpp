@@ -3,6 +3,7 @@
 // and restore.comp (positions and normals).
 #include "live_move_impl.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "context_impl.hpp"
@@ -136,6 +137,7 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     if (hasNormals_) normalsRange_ = normals;
     if (hasMask_) maskRange_ = mask;
     if (hasStatistics_) statisticsRange_ = statistics;
+    listTransferRanges();
 
     VkDescriptorBufferInfo normalsBuffers[4];
     if (hasNormals_) {
@@ -148,6 +150,37 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         for (uint32_t i = 0; i < 4; ++i) writeStorage(normalsSet_, i, &normalsBuffers[i]);
     }
     ctx.vk.vkUpdateDescriptorSets(device, writeCount, writes, 0, nullptr);
+}
+
+void LiveMove::Impl::listTransferRanges() {
+    std::array<VkDescriptorBufferInfo, kMaxOwnershipTransfers> ranges{};
+    uint32_t count = 0;
+    for (const VkDescriptorBufferInfo* range : {&positionsRange_, &normalsRange_, &maskRange_, &statisticsRange_}) {
+        if (!range->buffer) continue;
+        VkDescriptorBufferInfo merged = *range;
+        // A range overlapping earlier ones in its buffer absorbs them (one transfer
+        // a byte: a barrier must not name a byte twice).
+        for (uint32_t i = 0; i < count;) {
+            const VkDescriptorBufferInfo& other = ranges[i];
+            if (other.buffer == merged.buffer && other.offset <= merged.offset + merged.range &&
+                merged.offset <= other.offset + other.range) {
+                const VkDeviceSize end = std::max(other.offset + other.range, merged.offset + merged.range);
+                merged.offset = std::min(other.offset, merged.offset);
+                merged.range = end - merged.offset;
+                ranges[i] = ranges[--count];
+                i = 0;
+            } else {
+                ++i;
+            }
+        }
+        ranges[count++] = merged;
+    }
+    const VkAccessFlags2 accesses = VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT |
+                                    VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT;
+    transferRangeCount_ = count;
+    for (uint32_t i = 0; i < count; ++i)
+        transferRanges_[i] = {ranges[i].buffer, ranges[i].offset, ranges[i].range,
+                              VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT, accesses};
 }
 
 } // namespace sculptflow

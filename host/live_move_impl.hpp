@@ -2,7 +2,7 @@
 #pragma once
 
 #include <array>
-
+#include <utility>
 #include <vector>
 
 #include "chunk_reach.hpp"
@@ -22,7 +22,7 @@ constexpr uint32_t kTimestampRing = 8; // frames whose GPU time can be in flight
 //
 // State comes in two kinds. What the caller asked for (state_, posesB_, the
 // update generation) changes in begin/update/commit/cancel. What the GPU holds
-// once every acknowledged frame has run (snapshotTaken_, written_, posesA_ in
+// once every acknowledged frame has run (snapshotted_, written_, posesA_ in
 // continuous mode, the chunk bounds) changes only in submitted(). record() records
 // the difference and keeps it as the pending frame, which submitted() applies
 // and the next record() forgets (the frame was dropped).
@@ -59,7 +59,7 @@ struct LiveMove::Impl {
     // What the latest record() put into its command buffer, applied by submitted().
     struct PendingFrame {
         uint64_t ticket = 0; // 0: none outstanding
-        bool snapshot = false;
+        std::vector<uint32_t> snapshots; // chunks first solved now; capacity reserved at construction
         bool adjacency = false;
         bool solve = false;
         uint64_t generation = 0;        // the update() it solved
@@ -75,7 +75,11 @@ struct LiveMove::Impl {
     void planFrame(); // fills pending_ from the state: live_move_record.cpp
     void recordSolve(VkCommandBuffer commands, RecordReport& report);
     void listAccesses(RecordReport& report) const;
+    void listTransferRanges(); // transferRanges_ from the descriptors' ranges
+    void recordSnapshots(VkCommandBuffer commands);
     void recordRestores(VkCommandBuffer commands);
+    // The byte range [from, to) of `span` that holds `chunk`'s positions and normals.
+    std::pair<VkDeviceSize, VkDeviceSize> chunkBytes(const Span& span, const MeshChunk& chunk) const;
     void settle() noexcept; // closes a released move once nothing is left to record
     bool refuse(const char* message) noexcept { // for the noexcept calls: lastError_, false
         try {
@@ -117,6 +121,10 @@ struct LiveMove::Impl {
     VkDescriptorBufferInfo normalsRange_{};
     VkDescriptorBufferInfo maskRange_{};
     VkDescriptorBufferInfo statisticsRange_{};
+    // Those ranges merged where they overlap in one buffer: what crosses queue
+    // families with async compute (RecordReport::transfers).
+    std::array<BufferAccess, kMaxOwnershipTransfers> transferRanges_{};
+    uint32_t transferRangeCount_ = 0;
     VkDescriptorSet normalsSet_ = VK_NULL_HANDLE;
     VertexPassPushConstants normalsLayout_{};
     // Restores: from the snapshot into the positions, and into the normals.
@@ -135,7 +143,7 @@ struct LiveMove::Impl {
     kernel::Kernel kernel_;       // the next frame's: set by update() (move) or record() (continuous)
 
     // What the GPU holds once the acknowledged frames have run.
-    bool snapshotTaken_ = false;     // the snapshot holds this move's undeformed bytes
+    std::vector<uint8_t> snapshotted_; // chunk: the snapshot holds its undeformed bytes for this move
     bool adjacencyUploaded_ = false; // staged buffers: the adjacency is in its device-local buffers
     std::vector<uint8_t> written_;   // chunk holds solver output, not the snapshot's bytes
     std::vector<Pose> posesA_;       // Move: the grab's; Continuous: the last submitted segment's end

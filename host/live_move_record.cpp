@@ -56,9 +56,9 @@ void forEachRun(std::span<const MeshChunk> chunks, std::span<const uint32_t> lis
 void LiveMove::Impl::planFrame() {
     PendingFrame& frame = pending_;
     const bool open = state_ == State::Moving || state_ == State::Committing;
-    frame.snapshot = open && !snapshotTaken_;
     frame.solve = open && solveWanted();
-    frame.solved.clear(); // capacities reserved: no allocation
+    frame.snapshots.clear(); // capacities reserved: no allocation
+    frame.solved.clear();
     frame.restored.clear();
     if (frame.solve) {
         if (mode_ == MoveMode::Continuous) {
@@ -75,9 +75,10 @@ void LiveMove::Impl::planFrame() {
         // Chunks the tools reach are solved. In move mode, chunks solved before and out
         // of reach now go back; in continuous mode they keep what earlier segments did.
         for (uint32_t c = 0; c < chunks_.size(); ++c) {
-            if (boxInReach(kernel_, chunks_[c].bounds))
+            if (boxInReach(kernel_, chunks_[c].bounds)) {
                 frame.solved.push_back(c);
-            else if (written_[c] && mode_ == MoveMode::Move)
+                if (!snapshotted_[c]) frame.snapshots.push_back(c); // in the frame that first writes it
+            } else if (written_[c] && mode_ == MoveMode::Move)
                 frame.restored.push_back(c);
         }
     }
@@ -95,7 +96,17 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
     settle();
     try {
         planFrame();
-        if (!pending_.snapshot && !pending_.solve && pending_.restored.empty()) return report;
+        if (!pending_.solve && pending_.restored.empty()) return report;
+        const uint32_t ours = context_.queueFamily();
+        const bool transfer = !sync.renderGraph && sync.drawQueueFamily != VK_QUEUE_FAMILY_IGNORED &&
+                              sync.drawQueueFamily != ours;
+        if (transfer && sync.drawQueueFamily >= ctx.queueFamilyCount) {
+            refuse("record: RecordSync::drawQueueFamily is not a queue family of this device; nothing recorded");
+            return report;
+        }
+        const std::span<const BufferAccess> ranges{transferRanges_.data(), transferRangeCount_};
+        // Async compute: the renderer's buffers come over from the draws' family.
+        if (transfer) ownershipTransfer(ctx, commands, ranges, sync.drawQueueFamily, ours, {}, kOurScope);
         const bool graphics = context_.queueFlags() & VK_QUEUE_GRAPHICS_BIT;
         // After the renderer's earlier accesses and the earlier frames' writes (in a
         // render graph, only the latter: the graph orders its own).
@@ -108,12 +119,8 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
             ctx.vk.vkCmdResetQueryPool(commands, timestamps_, 2 * slot, 2);
             ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps_, 2 * slot);
         }
-        if (pending_.snapshot) {
-            for (const Span& span : spans_) {
-                const VkBufferCopy region{span.begin, span.snapshotOffset, span.end - span.begin};
-                ctx.vk.vkCmdCopyBuffer(commands, span.buffer, snapshot_.handle(), 1, &region);
-            }
-        }
+        recordSnapshots(commands);
+        report.chunksSnapshotted = uint32_t(pending_.snapshots.size());
         if (pending_.adjacency) { // the staging copy stays until this LiveMove goes: a frame may be in flight
             ctx.vk.vkCmdCopyBuffer(commands, adjacencyStaging_.handle(), adjacencyStart_.handle(), 1,
                                    &adjacencyCopies_[0]);
@@ -131,7 +138,10 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
             ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT, timestamps_, 2 * slot + 1);
         if (!sync.renderGraph)
             scopedBarrier(ctx, commands, kOurWriteScope, sync.after.stages ? sync.after : defaultAfter(graphics));
+        if (transfer) ownershipTransfer(ctx, commands, ranges, ours, sync.drawQueueFamily, kOurWriteScope, {});
         listAccesses(report);
+        std::copy(ranges.begin(), ranges.end(), report.transfers.begin());
+        report.transferCount = transferRangeCount_;
         pending_.ticket = nextTicket_++;
         report.ticket = {pending_.ticket};
         report.recorded = true;
@@ -151,16 +161,55 @@ void LiveMove::Impl::listAccesses(RecordReport& report) const {
         add(range.buffer, range.offset, range.range, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, accesses);
     };
     const VkAccessFlags2 readWrite = VK_ACCESS_2_SHADER_READ_BIT | VK_ACCESS_2_SHADER_WRITE_BIT;
-    if (pending_.snapshot)
-        for (const Span& span : spans_)
-            add(span.buffer, span.begin, span.end - span.begin, VK_PIPELINE_STAGE_2_TRANSFER_BIT,
-                VK_ACCESS_2_TRANSFER_READ_BIT);
+    if (!pending_.snapshots.empty()) // one range a span, from the first chunk copied to the last
+        for (const Span& span : spans_) {
+            VkDeviceSize from = span.end, to = span.begin;
+            for (uint32_t c : pending_.snapshots) {
+                const auto [first, last] = chunkBytes(span, chunks_[c]);
+                if (first < last) from = std::min(from, first), to = std::max(to, last);
+            }
+            if (from < to)
+                add(span.buffer, from, to - from, VK_PIPELINE_STAGE_2_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_READ_BIT);
+        }
     if (pending_.solve || !pending_.restored.empty()) {
         addRange(positionsRange_, readWrite);
         if (hasNormals_) addRange(normalsRange_, readWrite);
     }
     if (pending_.solve && hasMask_) addRange(maskRange_, VK_ACCESS_2_SHADER_READ_BIT);
     if (pending_.solve && hasStatistics_) addRange(statisticsRange_, VK_ACCESS_2_SHADER_WRITE_BIT);
+}
+
+std::pair<VkDeviceSize, VkDeviceSize> LiveMove::Impl::chunkBytes(const Span& span, const MeshChunk& chunk) const {
+    VkDeviceSize from = span.end, to = span.begin;
+    auto cover = [&](const VertexStream& stream) {
+        if (stream.buffer != span.buffer || stream.offset < span.begin || stream.offset >= span.end) return;
+        from = std::min(from, stream.offset + VkDeviceSize(chunk.firstVertex) * stream.stride);
+        to = std::max(to, stream.offset + VkDeviceSize(chunk.firstVertex + chunk.vertexCount - 1) * stream.stride + 12);
+    };
+    if (chunk.vertexCount == 0) return {span.begin, span.begin};
+    cover(positionStream_);
+    if (hasNormals_) cover(normalStream_);
+    return {from, std::max(from, to)};
+}
+
+// Copies the bytes of the chunks solved for the first time into the snapshot,
+// at their offsets in the spans: the grab costs what the move reaches, not the mesh.
+void LiveMove::Impl::recordSnapshots(VkCommandBuffer commands) {
+    const Context::Impl& ctx = context_.impl();
+    if (pending_.snapshots.empty()) return;
+    for (const Span& span : spans_) {
+        copies_.clear(); // capacity reserved: no allocation
+        for (uint32_t c : pending_.snapshots) {
+            const auto [from, to] = chunkBytes(span, chunks_[c]);
+            if (from < to) copies_.push_back({from, span.snapshotOffset + (from - span.begin), to - from});
+        }
+        if (!copies_.empty())
+            ctx.vk.vkCmdCopyBuffer(commands, span.buffer, snapshot_.handle(), uint32_t(copies_.size()), copies_.data());
+    }
+    // The dispatches after it read the snapshot, and write the spans it read, through
+    // descriptors that cover them whole.
+    memoryBarrier(ctx.vk, commands, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_ACCESS_TRANSFER_WRITE_BIT,
+                  VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, kComputeAccesses);
 }
 
 // Copies the restored chunks' positions and normals back from the snapshot, xyz
@@ -243,17 +292,7 @@ bool LiveMove::Impl::recordUndoCopy(VkCommandBuffer commands, VkBuffer positions
         if (!copy) continue;
         copies_.clear(); // capacity reserved: no allocation
         for (uint32_t c : changed_) {
-            const MeshChunk& chunk = chunks_[c];
-            if (chunk.vertexCount == 0) continue;
-            VkDeviceSize from = span.end, to = span.begin;
-            auto cover = [&](const VertexStream& stream) {
-                if (stream.buffer != span.buffer || stream.offset < span.begin || stream.offset >= span.end) return;
-                from = std::min(from, stream.offset + VkDeviceSize(chunk.firstVertex) * stream.stride);
-                to = std::max(to, stream.offset +
-                                      VkDeviceSize(chunk.firstVertex + chunk.vertexCount - 1) * stream.stride + 12);
-            };
-            cover(positionStream_);
-            if (hasNormals_) cover(normalStream_);
+            const auto [from, to] = chunkBytes(span, chunks_[c]);
             if (from < to) copies_.push_back({span.snapshotOffset + (from - span.begin), from, to - from});
         }
         if (!copies_.empty())

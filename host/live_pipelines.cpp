@@ -9,8 +9,28 @@ Context::Impl::Impl() = default;
 Context::Impl::~Impl() = default; // LivePipelines is complete here
 
 LivePipelines::LivePipelines(const Context& context)
-    : deform_(context), normals_(context, VertexPass::Normals), restore_(context, VertexPass::Restore) {
+    : deform_(context), normals_(context, VertexPass::Normals), restore_(context, VertexPass::Restore),
+      context_(context) {
     created_ = 2;
+}
+
+LivePipelines::~LivePipelines() { releaseRetired(); }
+
+void LivePipelines::replaceDeformShader(std::span<const uint32_t> spirv) {
+    std::lock_guard lock(mutex_);
+    const size_t before = deform_.builtCount();
+    deform_.replaceShader(spirv, &retired_);
+    created_ += before;
+}
+
+size_t LivePipelines::releaseRetired() {
+    const Context::Impl& ctx = context_.impl();
+    std::lock_guard lock(mutex_);
+    const size_t count = retired_.pipelines.size();
+    for (VkPipeline pipeline : retired_.pipelines) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
+    for (VkShaderModule module : retired_.modules) ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
+    retired_ = {};
+    return count;
 }
 
 uint32_t LivePipelines::buildDeform(const kernel::Kernel& kernel, bool statistics, bool mask) {

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <mutex>
+#include <span>
 
 #include "deform_pipeline.hpp"
 #include "deform_recorder.hpp"
@@ -29,12 +30,22 @@ public:
     // Pipelines created so far (tests: none after a prewarm).
     uint64_t created() const { return created_; }
 
+    // Hot reload: every deform variant rebuilt from `spirv`, swapped in for the
+    // next record(); the old ones are retired, not destroyed (frames in flight may
+    // use them). Throws sculptflow::Error, keeping the old ones, when a build fails.
+    void replaceDeformShader(std::span<const uint32_t> spirv);
+    // Destroys the retired pipelines; how many there were.
+    size_t releaseRetired();
+    ~LivePipelines();
+
 private:
     std::mutex mutex_;
     DeformPipelines deform_;
     VertexPassPipeline normals_;
     VertexPassPipeline restore_;
     DeformScratch unsortedScratch_; // stands for a LiveMove's: compaction without sorted blocks
+    DeformPipelines::Retired retired_;
+    const Context& context_;
     uint64_t created_ = 0;
 };
 

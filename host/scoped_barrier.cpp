@@ -1,6 +1,8 @@
 // Synchronization2 barriers, or their Vulkan 1.2 form.
 #include "scoped_barrier.hpp"
 
+#include <array>
+
 namespace sculptflow {
 
 namespace {
@@ -57,6 +59,50 @@ void scopedBarrier(const Context::Impl& ctx, VkCommandBuffer commands, const Acc
     const VkPipelineStageFlags dstStages =
         dst.stages ? legacyStages(dst.stages) : VkPipelineStageFlags(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
     ctx.vk.vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 1, &memory, 0, nullptr, 0, nullptr);
+}
+
+void ownershipTransfer(const Context::Impl& ctx, VkCommandBuffer commands, std::span<const BufferAccess> ranges,
+                       uint32_t from, uint32_t to, const AccessScope& src, const AccessScope& dst) {
+    if (ranges.empty()) return;
+    if (ctx.vk.vkCmdPipelineBarrier2) {
+        std::array<VkBufferMemoryBarrier2, kMaxOwnershipTransfers> barriers{};
+        for (size_t i = 0; i < ranges.size(); ++i) {
+            VkBufferMemoryBarrier2& b = barriers[i];
+            b = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER_2};
+            b.srcStageMask = src.stages;
+            b.srcAccessMask = src.accesses;
+            b.dstStageMask = dst.stages;
+            b.dstAccessMask = dst.accesses;
+            b.srcQueueFamilyIndex = from;
+            b.dstQueueFamilyIndex = to;
+            b.buffer = ranges[i].buffer;
+            b.offset = ranges[i].offset;
+            b.size = ranges[i].size;
+        }
+        VkDependencyInfo dependency{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+        dependency.bufferMemoryBarrierCount = uint32_t(ranges.size());
+        dependency.pBufferMemoryBarriers = barriers.data();
+        ctx.vk.vkCmdPipelineBarrier2(commands, &dependency);
+        return;
+    }
+    std::array<VkBufferMemoryBarrier, kMaxOwnershipTransfers> barriers{};
+    for (size_t i = 0; i < ranges.size(); ++i) {
+        VkBufferMemoryBarrier& b = barriers[i];
+        b = {VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER};
+        b.srcAccessMask = legacyAccesses(src.accesses);
+        b.dstAccessMask = legacyAccesses(dst.accesses);
+        b.srcQueueFamilyIndex = from;
+        b.dstQueueFamilyIndex = to;
+        b.buffer = ranges[i].buffer;
+        b.offset = ranges[i].offset;
+        b.size = ranges[i].size;
+    }
+    const VkPipelineStageFlags srcStages =
+        src.stages ? legacyStages(src.stages) : VkPipelineStageFlags(VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT);
+    const VkPipelineStageFlags dstStages =
+        dst.stages ? legacyStages(dst.stages) : VkPipelineStageFlags(VK_PIPELINE_STAGE_BOTTOM_OF_PIPE_BIT);
+    ctx.vk.vkCmdPipelineBarrier(commands, srcStages, dstStages, 0, 0, nullptr, uint32_t(ranges.size()),
+                                barriers.data(), 0, nullptr);
 }
 
 } // namespace sculptflow

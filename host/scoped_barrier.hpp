@@ -3,6 +3,8 @@
 // and as a Vulkan 1.2 barrier with the flags mapped down elsewhere.
 #pragma once
 
+#include <span>
+
 #include "context_impl.hpp"
 #include "live_move.hpp"
 
@@ -19,5 +21,10 @@ VkAccessFlags legacyAccesses(VkAccessFlags2 accesses);
 // BOTTOM_OF_PIPE as a destination (an execution dependency on nothing).
 void scopedBarrier(const Context::Impl& ctx, VkCommandBuffer commands, const AccessScope& src,
                    const AccessScope& dst);
+
+// Queue family ownership transfers of `ranges` from family `from` to family `to`:
+// the acquire half (src without stages) or the release half (dst without stages).
+void ownershipTransfer(const Context::Impl& ctx, VkCommandBuffer commands, std::span<const BufferAccess> ranges,
+                       uint32_t from, uint32_t to, const AccessScope& src, const AccessScope& dst);
 
 } // namespace sculptflow

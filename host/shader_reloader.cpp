@@ -10,11 +10,12 @@
 namespace sculptflow {
 
 struct ShaderReloader::Impl {
-    Impl(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry, bool useInotify)
-        : solver_(solver), directory_(std::move(directory)), entry_(std::move(entry)), watcher_(useInotify) {}
+    using Use = std::function<void(std::span<const uint32_t>)>; // swaps a build in, or throws keeping the old
+    Impl(Use use, std::filesystem::path directory, std::filesystem::path entry, bool useInotify)
+        : use_(std::move(use)), directory_(std::move(directory)), entry_(std::move(entry)), watcher_(useInotify) {}
     ReloadReport reload();
 
-    GpuSolver& solver_;
+    Use use_;
     std::filesystem::path directory_;
     std::filesystem::path entry_;
     FileWatcher watcher_;
@@ -45,7 +46,7 @@ ReloadReport ShaderReloader::Impl::reload() {
     auto begin = std::chrono::steady_clock::now();
     try {
         CompiledShader shader = compileShader(directory_, entry_);
-        solver_.useShader(shader.spirv); // rebuilds every variant in use, or keeps the old ones
+        use_(shader.spirv); // rebuilds every variant in use, or keeps the old ones
         sources_ = shader.sources;
         ++generation_;
         report.status = ReloadReport::Status::Reloaded;
@@ -70,7 +71,15 @@ ReloadReport ShaderReloader::Impl::reload() {
 
 ShaderReloader::ShaderReloader(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry,
                                bool useInotify)
-    : impl_(std::make_unique<Impl>(solver, std::move(directory), std::move(entry), useInotify)) {
+    : impl_(std::make_unique<Impl>([&solver](std::span<const uint32_t> spirv) { solver.useShader(spirv); },
+                                   std::move(directory), std::move(entry), useInotify)) {
+    impl_->reload();
+}
+
+ShaderReloader::ShaderReloader(Context& context, std::filesystem::path directory, std::filesystem::path entry,
+                               bool useInotify)
+    : impl_(std::make_unique<Impl>([&context](std::span<const uint32_t> spirv) { useLiveMoveShader(context, spirv); },
+                                   std::move(directory), std::move(entry), useInotify)) {
     impl_->reload();
 }
 ShaderReloader::~ShaderReloader() = default;

@@ -353,5 +353,44 @@ TEST_F(FrameLoopTest, BeginWaitsForTheLastFrameToBeSubmitted) {
     live_->cancel();
 }
 
+// The snapshot follows the move: a chunk's bytes are copied aside in the first
+// frame that solves it (again after a drop), never again in that move, and the
+// copy reads only the chunks reached, not the whole vertex buffer.
+TEST_F(FrameLoopTest, EachChunkIsSnapshottedInTheFrameThatFirstSolvesIt) {
+    const ToolMotion& tool = motion_.tools[0];
+    const ChunkedMesh grid = chunkGrid(tool, 4, 1, 30.0f * float(tool.outerRadius));
+    upload(grid.positions);
+    const std::string original = bytes();
+    live_ = std::make_unique<LiveMove>(*context_, rendererMesh(grid.triangles, grid.chunks));
+    live_->begin(stroke_, firstPoses());
+    EXPECT_FALSE(frame().recorded) << "no update yet: nothing to snapshot";
+    ASSERT_TRUE(live_->update(posesAt(2)));
+    const RecordReport dropped = droppedFrame();
+    const RecordReport grab = frame();
+    ASSERT_GE(grab.chunksSolved, 1u);
+    EXPECT_EQ(dropped.chunksSnapshotted, grab.chunksSolved);
+    EXPECT_EQ(grab.chunksSnapshotted, grab.chunksSolved) << "the dropped frame's copies are recorded again";
+    const VkDeviceSize whole = VkDeviceSize(count_) * sizeof(test::Vertex);
+    bool copyListed = false;
+    for (const BufferAccess& access : grab.accessList()) {
+        if (access.accesses != VK_ACCESS_2_TRANSFER_READ_BIT) continue;
+        copyListed = true;
+        // One range from the first chunk copied to the last (chunks 0 to 16 here): not the mesh.
+        EXPECT_LT(access.size, whole / 2) << "the copy reads the reached chunks only";
+    }
+    EXPECT_TRUE(copyListed);
+
+    ASSERT_TRUE(live_->update(posesAt(2)));
+    EXPECT_EQ(frame().chunksSnapshotted, 0u) << "the same chunks: taken already";
+    ASSERT_TRUE(live_->update(lastPoses()));
+    const RecordReport far = frame();
+    EXPECT_GT(far.chunksSolved, grab.chunksSolved);
+    EXPECT_GE(far.chunksSnapshotted, far.chunksSolved - grab.chunksSolved);
+    EXPECT_LT(far.chunksSnapshotted, far.chunksSolved);
+    live_->cancel();
+    EXPECT_GT(frame().chunksRestored, 0u);
+    EXPECT_EQ(differenceFrom(original), "") << "every chunk comes back from its own snapshot";
+}
+
 } // namespace
 } // namespace sculptflow

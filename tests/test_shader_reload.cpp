@@ -12,32 +12,13 @@
 #include "kernel_fixtures.hpp"
 #include "shader_compiler.hpp"
 #include "hot_reload.hpp"
+#include "shader_files.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {
 namespace {
 
 class ShaderReload : public test::GpuTest {};
-
-// Writes the embedded sources into dir, as `sculptflow shaders export` does.
-void exportShaders(const std::filesystem::path& dir) {
-    for (const auto& [path, text] : embeddedShaderSources()) {
-        std::filesystem::create_directories((dir / path).parent_path());
-        test::writeFile(dir / path, text);
-    }
-}
-
-// Rewrites a file with one substitution; its mtime must move even on coarse clocks.
-void edit(const std::filesystem::path& file, const std::string& from, const std::string& to) {
-    std::string text = test::readFile(file);
-    size_t at = text.find(from);
-    ASSERT_NE(at, std::string::npos) << from << " not in " << file;
-    text.replace(at, from.size(), to);
-    auto before = std::filesystem::last_write_time(file);
-    test::writeFile(file, text);
-    if (std::filesystem::last_write_time(file) == before)
-        std::filesystem::last_write_time(file, before + std::chrono::milliseconds(10));
-}
 
 // A translation-only affine move: every vertex inside r_in moves by exactly d.
 Move translation() {
@@ -60,7 +41,7 @@ TEST_F(ShaderReload, EmbeddedSourcesCompileAtRuntime) {
 
 TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
     test::ScratchDir dir;
-    exportShaders(dir.path());
+    test::exportShaders(dir.path());
     const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}, {-10.0f, 5.0f, 0.0f}, {20.0f, 0.0f, -7.0f}};
     ShaderReloader reloader(solver(), dir.path());
     EXPECT_EQ(reloader.generation(), 1);
@@ -68,7 +49,7 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
 
     // An edit in an included file: the affine velocity doubles, so does the move.
     const auto field = dir / "sculptflow/field.glsl";
-    edit(field, "return tools[i].translation + cross", "return 2.0f * tools[i].translation + cross");
+    test::edit(field, "return tools[i].translation + cross", "return 2.0f * tools[i].translation + cross");
     ReloadReport report = reloader.poll();
     ASSERT_EQ(report.status, ReloadReport::Status::Reloaded) << report.message;
     EXPECT_EQ(reloader.generation(), 2);
@@ -80,7 +61,7 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
     // A syntax error: reported with its file and line; the running pipeline stays.
     std::string text = test::readFile(field);
     int line = 1 + int(std::count(text.begin(), text.begin() + text.find("vec3 affineVelocity"), '\n'));
-    edit(field, "vec3 affineVelocity(int i, vec3 offset) {", "vec3 affineVelocity(int i, vec3 offset) { oops");
+    test::edit(field, "vec3 affineVelocity(int i, vec3 offset) {", "vec3 affineVelocity(int i, vec3 offset) { oops");
     report = reloader.poll();
     ASSERT_EQ(report.status, ReloadReport::Status::Failed);
     ASSERT_FALSE(report.diagnostics.empty());
@@ -90,8 +71,8 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
     for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 60.0f, 1e-3f);
 
     // The next good save recovers, with the original source.
-    edit(field, "vec3 affineVelocity(int i, vec3 offset) { oops", "vec3 affineVelocity(int i, vec3 offset) {");
-    edit(field, "return 2.0f * tools[i].translation + cross", "return tools[i].translation + cross");
+    test::edit(field, "vec3 affineVelocity(int i, vec3 offset) { oops", "vec3 affineVelocity(int i, vec3 offset) {");
+    test::edit(field, "return 2.0f * tools[i].translation + cross", "return tools[i].translation + cross");
     report = reloader.poll();
     ASSERT_EQ(report.status, ReloadReport::Status::Reloaded) << report.message;
     for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 30.0f, 1e-3f);
@@ -100,32 +81,32 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
 
 TEST_F(ShaderReload, BrokenAtStartKeepsTheBuiltInShaderUntilFixed) {
     test::ScratchDir dir;
-    exportShaders(dir.path());
+    test::exportShaders(dir.path());
     const auto field = dir / "sculptflow/field.glsl";
-    edit(field, "vec3 toolOffset(", "vec3 toolOffset(oops ");
+    test::edit(field, "vec3 toolOffset(", "vec3 toolOffset(oops ");
     ShaderReloader reloader(solver(), dir.path());
     EXPECT_EQ(reloader.lastReport().status, ReloadReport::Status::Failed);
     EXPECT_EQ(reloader.generation(), 0);
     const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}};
     EXPECT_NEAR(displacements(solver(), start)[0].x, 30.0f, 1e-3f); // still the built-in shader
-    edit(field, "vec3 toolOffset(oops ", "vec3 toolOffset(");
+    test::edit(field, "vec3 toolOffset(oops ", "vec3 toolOffset(");
     EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded);
     EXPECT_EQ(reloader.generation(), 1);
 }
 
 TEST_F(ShaderReload, PollingWorksWithoutInotify) {
     test::ScratchDir dir;
-    exportShaders(dir.path());
+    test::exportShaders(dir.path());
     ShaderReloader reloader(solver(), dir.path(), "deform.comp", /*useInotify=*/false);
     EXPECT_FALSE(reloader.usesInotify());
     EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Unchanged);
-    edit(dir / "sculptflow/controller.glsl", "bool stepWithinTolerance", "bool  stepWithinTolerance");
+    test::edit(dir / "sculptflow/controller.glsl", "bool stepWithinTolerance", "bool  stepWithinTolerance");
     EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded);
 }
 
 TEST_F(ShaderReload, MissingIncludeIsReportedAtTheIncludingLine) {
     test::ScratchDir dir;
-    exportShaders(dir.path());
+    test::exportShaders(dir.path());
     std::filesystem::remove(dir / "sculptflow/steppers.glsl");
     try {
         compileShader(dir.path(), "deform.comp");

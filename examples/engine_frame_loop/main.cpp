@@ -4,15 +4,21 @@
 // frame in seven after recording it (the grab frame among them, as OpenXR's
 // shouldRender = false does), records one frame in render-graph mode, prewarms the
 // pipelines at load, rewrites a colour interleaved with the positions on the GPU
-// every frame, cancels one drag and keeps an undo copy of a committed one.
-// Prints one line; exits non-zero on any layer message, a wrong byte, or an
-// allocation inside update() or submitted() (record() calls into the validation
-// layers, which allocate: it is not counted here).
+// every frame, drags in move and continuous mode with refused updates among the
+// frames, cancels one drag and keeps an undo copy of a committed one.
+// It runs twice: under the layers, then without them, where record() is counted
+// too (the layers allocate inside the vkCmd* calls it makes). Counted from the
+// first grab on: operator new inside update(), record() and submitted(), the
+// library's VkAllocationCallbacks, and vkCreateComputePipelines (through the
+// vkGetInstanceProcAddr it hands the library). Prints one line; exits non-zero on
+// any layer message, a wrong byte, an allocation or a pipeline created.
 #include <vulkan/vulkan.h> // the renderer's Vulkan header, before sculptflow's
 
 #include <sculptflow/sculptflow.hpp>
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -24,7 +30,60 @@
 
 namespace {
 
-std::atomic<long> gNews{0}; // operator new calls, counted around update() and submitted()
+std::atomic<long> gNews{0};          // operator new calls
+std::atomic<long> gVkAllocations{0}; // through the VkAllocationCallbacks the library is given
+std::atomic<long> gPipelines{0};     // vkCreateComputePipelines calls
+PFN_vkCreateComputePipelines gCreateComputePipelines = nullptr;
+
+VKAPI_ATTR VkResult VKAPI_CALL countedCreateComputePipelines(VkDevice device, VkPipelineCache cache, uint32_t count,
+                                                             const VkComputePipelineCreateInfo* infos,
+                                                             const VkAllocationCallbacks* allocator,
+                                                             VkPipeline* pipelines) {
+    gPipelines += count;
+    return gCreateComputePipelines(device, cache, count, infos, allocator, pipelines);
+}
+
+// The entry points the library loads, with pipeline creation counted.
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL countingGetDeviceProcAddr(VkDevice device, const char* name);
+PFN_vkVoidFunction counted(PFN_vkVoidFunction real, const char* name) {
+    if (std::strcmp(name, "vkGetDeviceProcAddr") == 0) return reinterpret_cast<PFN_vkVoidFunction>(countingGetDeviceProcAddr);
+    if (std::strcmp(name, "vkCreateComputePipelines") != 0 || !real) return real;
+    gCreateComputePipelines = reinterpret_cast<PFN_vkCreateComputePipelines>(real);
+    return reinterpret_cast<PFN_vkVoidFunction>(countedCreateComputePipelines);
+}
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL countingGetDeviceProcAddr(VkDevice device, const char* name) {
+    return counted(vkGetDeviceProcAddr(device, name), name);
+}
+VKAPI_ATTR PFN_vkVoidFunction VKAPI_CALL countingGetInstanceProcAddr(VkInstance instance, const char* name) {
+    return counted(vkGetInstanceProcAddr(instance, name), name);
+}
+
+// VkAllocationCallbacks that count: each block keeps its size in front of it.
+constexpr size_t kHeader = 64; // a multiple of any alignment Vulkan asks for here
+VKAPI_ATTR void* VKAPI_CALL countedAllocation(void*, size_t size, size_t alignment, VkSystemAllocationScope) {
+    ++gVkAllocations;
+    if (alignment > kHeader) return nullptr;
+    auto* block = static_cast<char*>(std::aligned_alloc(kHeader, kHeader + (size + kHeader - 1) / kHeader * kHeader));
+    if (!block) return nullptr;
+    std::memcpy(block, &size, sizeof(size));
+    return block + kHeader;
+}
+VKAPI_ATTR void VKAPI_CALL countedFree(void*, void* memory) {
+    if (memory) std::free(static_cast<char*>(memory) - kHeader);
+}
+VKAPI_ATTR void* VKAPI_CALL countedReallocation(void* user, void* original, size_t size, size_t alignment,
+                                                VkSystemAllocationScope scope) {
+    void* memory = size ? countedAllocation(user, size, alignment, scope) : nullptr;
+    if (original && memory) {
+        size_t old = 0;
+        std::memcpy(&old, static_cast<char*>(original) - kHeader, sizeof(old));
+        std::memcpy(memory, original, std::min(old, size));
+    }
+    if (memory || !size) countedFree(user, original);
+    return memory;
+}
+const VkAllocationCallbacks kCountedCallbacks{nullptr, countedAllocation, countedReallocation, countedFree, nullptr,
+                                              nullptr};
 
 } // namespace
 
@@ -110,9 +169,17 @@ struct Slot {
     Buffer colours;
 };
 
+// What one run found.
+struct Outcome {
+    uint32_t frames = 0, dropped = 0, refused = 0, prewarmed = 0;
+    size_t undoVertices = 0;
+    int wrong = 0;
+    long allocations = 0, vkAllocations = 0, pipelines = 0; // from the first grab on
+};
+
 class Engine {
 public:
-    Engine() { createDevice(); }
+    explicit Engine(bool layers) : layers_(layers) { createDevice(); }
     ~Engine() {
         vkDeviceWaitIdle(device_);
         for (Slot& slot : slots_) {
@@ -124,11 +191,11 @@ public:
         vkDestroyCommandPool(device_, pool_, nullptr);
         vkDestroyPipelineCache(device_, cache_, nullptr);
         vkDestroyDevice(device_, nullptr);
-        destroyMessenger_(instance_, messenger_, nullptr);
+        if (messenger_) destroyMessenger_(instance_, messenger_, nullptr);
         vkDestroyInstance(instance_, nullptr);
     }
 
-    int run() {
+    Outcome run() {
         const sculptflow::Stroke stroke = sculptflow::defaultStroke();
         const sculptflow::ToolMotion tool = sculptflow::moveToolMotion(stroke).tools[0];
         // Four balls along x from the tool's tip, one chunk each.
@@ -157,11 +224,12 @@ public:
         createSlots();
 
         sculptflow::AdoptedDevice adopted{instance_, physical_, device_, family_, queue_};
-        adopted.loader.getInstanceProcAddr = vkGetInstanceProcAddr;
+        adopted.loader.getInstanceProcAddr = countingGetInstanceProcAddr;
         adopted.hooks.pipelineCache = cache_;
+        adopted.hooks.allocationCallbacks = &kCountedCallbacks;
         sculptflow::Context context(adopted);
         // Load time: every pipeline the offered tools need, before any grab.
-        const uint32_t prewarmed = sculptflow::prewarmLiveMoves(context, {&stroke, 1});
+        out_.prewarmed = sculptflow::prewarmLiveMoves(context, {&stroke, 1});
         sculptflow::RendererMesh mesh;
         mesh.vertexCount = count_;
         mesh.positions = {vertices_.buffer, offsetof(Vertex, position), sizeof(Vertex)};
@@ -170,30 +238,44 @@ public:
         mesh.chunks = chunks;
         sculptflow::LiveMove live(context, mesh);
         const std::vector<char> original(bytes(), bytes() + vertices_.size);
+        const long vkAllocationsAtLoad = gVkAllocations, pipelinesAtLoad = gPipelines;
 
-        // Drag 1: the whole stroke, then cancel.
+        // Drag 1: the whole stroke with refused updates among the frames, then cancel.
         const std::vector<sculptflow::Pose>& poses = stroke.tools[0].poses;
         live.begin(stroke, {&poses.front(), 1});
         for (size_t k = 1; k < poses.size(); ++k) {
-            const long before = gNews;
-            if (!live.update({&poses[k], 1})) throw std::runtime_error("update refused: " + live.lastError());
-            allocations_ += gNews - before;
+            if (k % 4 == 0) refusedUpdates(live, poses[k]);
+            update(live, poses[k]);
             frame(live);
         }
         live.cancel();
         while (frame(live)) {}
         vkDeviceWaitIdle(device_);
-        int wrong = 0;
         for (uint32_t i = 0; i < count_; ++i) {
             const Vertex& v = vertexAt(i);
             const size_t at = size_t(i) * sizeof(Vertex);
-            wrong += std::memcmp(&v, original.data() + at, offsetof(Vertex, colour)) != 0; // positions, normals
-            wrong += v.colour != colourOf(lastSubmitted_, i);                               // the engine's colour
+            out_.wrong += std::memcmp(&v, original.data() + at, offsetof(Vertex, colour)) != 0; // positions, normals
+            out_.wrong += v.colour != colourOf(lastSubmitted_, i);                             // the engine's colour
         }
 
-        // Drag 2: a short pull, committed; then the undo copy of the chunks it changed.
+        // Drag 2: the stroke in continuous mode, committed.
+        live.begin(stroke, {&poses.front(), 1}, sculptflow::MoveMode::Continuous);
+        for (size_t k = 1; k < poses.size(); ++k) {
+            update(live, poses[k]);
+            frame(live);
+        }
+        live.commit();
+        while (frame(live)) {}
+        vkDeviceWaitIdle(device_);
+        const std::vector<char> committed(bytes(), bytes() + vertices_.size);
+        out_.wrong += committed == original; // the drag moved the mesh
+
+        // Drag 3: a short pull, committed; then the undo copy of the chunks it changed.
         live.begin(stroke, {&poses.front(), 1});
-        if (!live.update({&poses[poses.size() / 8], 1})) throw std::runtime_error(live.lastError());
+        for (size_t k = 1; k <= poses.size() / 8; ++k) {
+            update(live, poses[k]);
+            frame(live);
+        }
         live.commit();
         while (frame(live)) {}
         vkDeviceWaitIdle(device_);
@@ -201,33 +283,50 @@ public:
         if (!live.recordUndoCopy(commands, undo_.buffer)) throw std::runtime_error(live.lastError());
         submitSlot(commands);
         vkDeviceWaitIdle(device_);
-        size_t changedVertices = 0;
         for (uint32_t c : live.changedChunks()) {
             for (uint32_t i = chunks[c].firstVertex; i < chunks[c].firstVertex + chunks[c].vertexCount; ++i) {
                 const size_t at = size_t(i) * sizeof(Vertex);
-                wrong += std::memcmp(static_cast<const char*>(undo_.mapped) + at, original.data() + at, 24) != 0;
-                ++changedVertices;
+                out_.wrong += std::memcmp(static_cast<const char*>(undo_.mapped) + at, committed.data() + at, 24) != 0;
+                ++out_.undoVertices;
             }
         }
-        if (changedVertices == 0) ++wrong;
-
-        std::printf("engine_frame_loop: %u frames (%u in flight, %u dropped, 1 render-graph), %u pipelines "
-                    "prewarmed, %zu vertices in the undo copy, %d wrong, %ld allocations in update() and "
-                    "submitted(), %d layer messages\n",
-                    frames_, kFramesInFlight, dropped_, prewarmed, changedVertices, wrong, allocations_,
-                    gLayerMessages);
-        return wrong == 0 && allocations_ == 0 && gLayerMessages == 0 && dropped_ > 0 && graphFrames_ == 1 ? 0 : 1;
+        out_.wrong += out_.undoVertices == 0;
+        out_.wrong += graphFrames_ != 1;
+        out_.vkAllocations = gVkAllocations - vkAllocationsAtLoad;
+        out_.pipelines = gPipelines - pipelinesAtLoad;
+        return out_;
     }
 
 private:
     Vertex& vertexAt(uint32_t i) { return static_cast<Vertex*>(vertices_.mapped)[i]; }
     const char* bytes() const { return static_cast<const char*>(vertices_.mapped); }
 
+    void update(sculptflow::LiveMove& live, const sculptflow::Pose& pose) {
+        const long before = gNews;
+        const bool accepted = live.update({&pose, 1});
+        out_.allocations += gNews - before;
+        if (!accepted) throw std::runtime_error("update refused: " + live.lastError());
+    }
+
+    // Updates a frame loop can meet and the library must refuse without allocating:
+    // a pose per hand missing, a tracking glitch (NaN), a pose from the past.
+    void refusedUpdates(sculptflow::LiveMove& live, const sculptflow::Pose& pose) {
+        sculptflow::Pose glitch = pose, past = pose;
+        glitch.position.x = std::nan("");
+        past.time -= 1e3;
+        const sculptflow::Pose two[] = {pose, pose};
+        const long before = gNews;
+        const int refused = !live.update(two) + !live.update({&glitch, 1}) + !live.update({&past, 1});
+        out_.allocations += gNews - before;
+        out_.refused += uint32_t(refused);
+        out_.wrong += refused != 3;
+    }
+
     // One engine frame: the colours rewritten on the GPU, sculptflow's record, the
     // host-read barrier (what this check reads); submitted, or dropped one in seven.
     // False once sculptflow had nothing to record.
     bool frame(sculptflow::LiveMove& live) {
-        const uint32_t index = frames_++;
+        const uint32_t index = out_.frames++;
         Slot& slot = slots_[next_];
         VkCommandBuffer commands = beginSlot();
         auto* colours = static_cast<uint32_t*>(slot.colours.mapped); // the slot's fence is done: free to write
@@ -243,8 +342,9 @@ private:
         sync.after = {VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                       VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT};
         sync.renderGraph = index == kRenderGraphFrame;
-        // Not counted: the validation layers allocate inside the vkCmd* calls it makes.
+        const long beforeRecord = gNews;
         const sculptflow::RecordReport report = live.record(commands, sync);
+        if (!layers_) out_.allocations += gNews - beforeRecord; // the layers allocate in vkCmd*
         if (sync.renderGraph && report.recorded) {
             // The graph's barrier, from what the report lists to the next copy.
             VkPipelineStageFlags stages = 0;
@@ -260,13 +360,13 @@ private:
         if (report.recorded && index % kDropEvery == 0) { // recorded, never submitted
             check(vkEndCommandBuffer(commands), "vkEndCommandBuffer");
             next_ = (next_ + 1) % kFramesInFlight;
-            ++dropped_;
+            ++out_.dropped;
             return true;
         }
         submitSlot(commands);
         const long beforeSubmitted = gNews;
         if (!live.submitted(report.ticket)) throw std::runtime_error("submitted: " + live.lastError());
-        allocations_ += gNews - beforeSubmitted;
+        out_.allocations += gNews - beforeSubmitted;
         lastSubmitted_ = index;
         return report.recorded;
     }
@@ -321,20 +421,26 @@ private:
         VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
         app.apiVersion = VK_API_VERSION_1_2;
         VkInstanceCreateInfo instanceInfo{VK_STRUCTURE_TYPE_INSTANCE_CREATE_INFO};
-        instanceInfo.pNext = &messengerInfo;
         instanceInfo.pApplicationInfo = &app;
-        instanceInfo.enabledLayerCount = 1;
-        instanceInfo.ppEnabledLayerNames = &layer;
-        instanceInfo.enabledExtensionCount = 2;
-        instanceInfo.ppEnabledExtensionNames = extensions;
+        if (layers_) {
+            instanceInfo.pNext = &messengerInfo;
+            instanceInfo.enabledLayerCount = 1;
+            instanceInfo.ppEnabledLayerNames = &layer;
+            instanceInfo.enabledExtensionCount = 2;
+            instanceInfo.ppEnabledExtensionNames = extensions;
+        }
         check(vkCreateInstance(&instanceInfo, nullptr, &instance_), "vkCreateInstance");
+        if (!layers_) return pickDevice();
         auto createMessenger = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
         destroyMessenger_ = reinterpret_cast<PFN_vkDestroyDebugUtilsMessengerEXT>(
             vkGetInstanceProcAddr(instance_, "vkDestroyDebugUtilsMessengerEXT"));
         messengerInfo.pNext = nullptr;
         check(createMessenger(instance_, &messengerInfo, nullptr, &messenger_), "vkCreateDebugUtilsMessengerEXT");
+        pickDevice();
+    }
 
+    void pickDevice() {
         uint32_t count = 0;
         vkEnumeratePhysicalDevices(instance_, &count, nullptr);
         std::vector<VkPhysicalDevice> physicals(count);
@@ -395,21 +501,33 @@ private:
     std::vector<VkBufferCopy> regions_; // each vertex's colour, from a slot's colour buffer
     Buffer vertices_;
     Buffer undo_;
+    bool layers_ = true;
     uint32_t count_ = 0;
     uint32_t next_ = 0;
-    uint32_t frames_ = 0;
-    uint32_t dropped_ = 0;
     uint32_t graphFrames_ = 0;
     uint32_t lastSubmitted_ = 0;
-    long allocations_ = 0;
+    Outcome out_;
 };
 
 } // namespace
 
 int main() {
     try {
-        Engine engine;
-        return engine.run();
+        const Outcome checked = Engine(true).run();
+        const int messages = gLayerMessages;
+        const Outcome counted = Engine(false).run();
+        std::printf("engine_frame_loop: %u frames (%u in flight, %u dropped, 1 render-graph, %u updates refused), "
+                    "%u pipelines prewarmed, %zu vertices in the undo copy, %d wrong; after the prewarm, with and "
+                    "without layers: %ld + %ld pipelines created, %ld + %ld VkAllocationCallbacks calls, %ld + %ld "
+                    "allocations in update() and submitted() (and record(), without layers); %d layer messages\n",
+                    checked.frames, kFramesInFlight, checked.dropped, checked.refused, checked.prewarmed,
+                    checked.undoVertices, checked.wrong + counted.wrong, checked.pipelines, counted.pipelines,
+                    checked.vkAllocations, counted.vkAllocations, checked.allocations, counted.allocations, messages);
+        const bool clean = checked.wrong + counted.wrong == 0 && messages == 0 && checked.frames >= 100 &&
+                           checked.dropped > 0 && checked.refused > 0;
+        const long leaks = checked.pipelines + counted.pipelines + checked.vkAllocations + counted.vkAllocations +
+                           checked.allocations + counted.allocations;
+        return clean && leaks == 0 ? 0 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "engine_frame_loop: %s\n", e.what());
         return 1;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "gpu_solver.hpp"
+#include "live_move.hpp"
 
 namespace sculptflow {
 
@@ -28,7 +29,7 @@ struct ReloadReport {
 };
 
 // Compiles `entry` under `directory` (with the build's #include rules) at
-// construction and puts it into `solver`; if that fails, the solver keeps the
+// construction and puts it into `solver` (or a Context's LiveMoves); if that fails, the solver keeps the
 // shader it had (see lastReport()). poll(), called between dispatches,
 // recompiles when the entry or any file it includes changed and swaps the new
 // pipelines in; if the new source fails, the running pipelines stay, the error
@@ -39,6 +40,12 @@ class SCULPTFLOW_API ShaderReloader {
 public:
     ShaderReloader(GpuSolver& solver, std::filesystem::path directory,
                    std::filesystem::path entry = "deform.comp", bool useInotify = true);
+    // The same for every LiveMove of `context` (useLiveMoveShader): a swap takes
+    // effect at each one's next record(), between frames; the pipelines it
+    // replaces stay until releaseRetiredLiveMovePipelines(context), as frames in
+    // flight may use them. A failed compile keeps the running ones and the drag goes on.
+    ShaderReloader(Context& context, std::filesystem::path directory, std::filesystem::path entry = "deform.comp",
+                   bool useInotify = true);
     ~ShaderReloader();
     ShaderReloader(const ShaderReloader&) = delete;
     ShaderReloader& operator=(const ShaderReloader&) = delete;

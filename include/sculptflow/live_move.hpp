@@ -85,15 +85,26 @@ struct AccessScope {
 //    or task shader, a compute reader such as picking or a BVH refit, an
 //    acceleration-structure build, a copy). Recorded with vkCmdPipelineBarrier2
 //    where the Context has synchronization2, as Vulkan 1.2 barriers elsewhere.
+//  - Async compute (drawQueueFamily): the Context's queue is another family's
+//    than the draws'. With EXCLUSIVE buffers record() begins by acquiring each
+//    range of RecordReport::transferList() from the draws' family and ends by
+//    releasing it back (queue family ownership transfers); the renderer records
+//    the matching release on its queue before, in a submission the compute one
+//    waits for by a semaphore, and the matching acquire after. With buffers
+//    created VK_SHARING_MODE_CONCURRENT, leave it IGNORED: semaphores alone order
+//    the two queues.
 //  - Render graph: record() places no barrier at its edges for the renderer's
 //    buffers (one from its compute/transfer stages to themselves stays first: it
 //    orders the library's own buffers after the previous frame) and lists each
 //    range of the renderer's buffers it reads or writes in RecordReport::accesses,
-//    for the graph to place the barriers. `before` and `after` are ignored.
+//    for the graph to place the barriers (ownership transfers too, for the
+//    ranges of RecordReport::transferList()). `before`, `after` and
+//    drawQueueFamily are ignored.
 struct RecordSync {
     AccessScope before; // no stages: the default
     AccessScope after;  // no stages: the default
     bool renderGraph = false;
+    uint32_t drawQueueFamily = VK_QUEUE_FAMILY_IGNORED; // IGNORED: the Context's family, or CONCURRENT buffers
 };
 
 // A range of one of the renderer's buffers that a recorded frame accesses, with
@@ -107,6 +118,7 @@ struct BufferAccess {
     VkAccessFlags2 accesses = 0;
 };
 inline constexpr uint32_t kMaxRecordAccesses = 6; // the spans' copies, positions, normals, mask, statistics
+inline constexpr uint32_t kMaxOwnershipTransfers = 4; // positions, normals, mask, statistics, merged where they overlap
 
 // Names one recorded frame, for LiveMove::submitted().
 struct FrameTicket {
@@ -117,6 +129,7 @@ struct FrameTicket {
 struct RecordReport {
     uint32_t chunksSolved = 0;   // in the tools' reach: integrated (and normals recomputed)
     uint32_t chunksRestored = 0; // changed earlier, now out of reach (or cancelled): positions and normals restored
+    uint32_t chunksSnapshotted = 0; // solved for the first time in this move: their bytes copied aside first
     uint32_t chunksTotal = 0;
     uint64_t verticesSolved = 0;
     bool recorded = false;       // false: nothing was pending, nothing recorded
@@ -126,10 +139,16 @@ struct RecordReport {
     std::array<BufferAccess, kMaxRecordAccesses> accesses{};
     uint32_t accessCount = 0;
     std::span<const BufferAccess> accessList() const { return {accesses.data(), accessCount}; }
+    // The ranges of the renderer's buffers that cross queue families with async
+    // compute (the same every frame; stages and accesses on the library's side):
+    // the renderer's release before and acquire after name exactly these.
+    std::array<BufferAccess, kMaxOwnershipTransfers> transfers{};
+    uint32_t transferCount = 0;
+    std::span<const BufferAccess> transferList() const { return {transfers.data(), transferCount}; }
 };
 
 // One mesh's move tool, frame by frame:
-//   begin(tools, poses A)  at grab: the undeformed positions are snapshotted;
+//   begin(tools, poses A)  at grab: the tools and the poses they start from;
 //   update(poses B)        each frame: the move A → B is solved again from the snapshot
 //                          (MoveMode::Move), or the segment from the last submitted
 //                          frame's poses to B from the current positions (MoveMode::Continuous);
@@ -149,7 +168,7 @@ struct RecordReport {
 //   }
 //
 // A record() whose predecessor was not acknowledged treats that frame as dropped
-// and records again whatever it did (the snapshot, the adjacency upload, restores,
+// and records again whatever it did (snapshot copies, the adjacency upload, restores,
 // the solve; in continuous mode its segment joins the next one), so a frame that
 // is recorded and never submitted leaves no trace. Hence: never submit a command
 // buffer after a later record() (submitted() then returns false), and never
@@ -157,8 +176,10 @@ struct RecordReport {
 // once the frame carrying its last work is acknowledged (or record() finds none
 // left: recorded = false); begin() refuses before.
 //
-// Owns: the snapshot of the streams' byte spans (vertex 0 to the last vertex's
-// xyz, positions and normals), the tools' uniform buffer, the normals adjacency
+// Owns: the snapshot, room for the streams' byte spans (vertex 0 to the last
+// vertex's xyz, positions and normals) into which each chunk's bytes are copied
+// in the first frame that solves it, so a grab costs the chunks it reaches, not
+// the mesh (RecordReport::chunksSnapshotted); the tools' uniform buffer, the normals adjacency
 // (device-local with staged buffers, copied in by the first submitted frame from
 // a host-visible copy it keeps), descriptor sets, a timestamp query pool; the
 // pipelines are the Context's, shared by its LiveMoves (prewarmLiveMoves).
@@ -186,8 +207,8 @@ struct RecordReport {
 // rewritten from the host while a frame may use it. Meanwhile the renderer may
 // record and submit its own work, drop or re-record frames, and write any bytes but
 // the moving positions and normals: from the host only where no frame in flight
-// reads them (the grab frame's snapshot copy reads the whole span, interleaved
-// bytes included; solved frames read the mask), on the GPU after a barrier from
+// reads them (a snapshot copy reads its chunks' bytes, interleaved ones included;
+// solved frames read the mask), on the GPU after a barrier from
 // COMPUTE_SHADER | TRANSFER writes (record()'s descriptors cover the whole span).
 // Destroy the LiveMove, or the buffers it uses, only once its frames are complete.
 class SCULPTFLOW_API LiveMove {
@@ -246,7 +267,7 @@ public:
     // up to the spans' ends, receiving the bytes at the offsets they have in the
     // mesh's buffers. Per chunk the bytes run from its first vertex's first
     // attribute to its last vertex's last, so interleaved attributes between them
-    // come along as they were at the grab. Starts with a barrier after the
+    // come along as they were when the move first reached the chunk. Starts with a barrier after the
     // library's writes; the renderer orders its own accesses to the copies
     // (transfer writes here). Changes no state: a dropped frame records it again.
     // Allocates nothing, throws nothing; false (lastError()) outside that window or
@@ -288,5 +309,15 @@ struct MeshFeatures {
 // as begin() does for bad tools.
 SCULPTFLOW_API uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets,
                                          const LiveMoveOptions& options = {}, const MeshFeatures& features = {});
+
+// Hot reload into the renderer (ShaderReloader's Context constructor calls it):
+// every LiveMove of `context` solves with this build of deform.comp from its next
+// record() on; each pipeline built so far is rebuilt first. The ones replaced are
+// kept, as frames in flight may use them, until releaseRetiredLiveMovePipelines()
+// or the Context goes. Throws sculptflow::Error, changing nothing, when a build fails.
+SCULPTFLOW_API void useLiveMoveShader(Context& context, std::span<const uint32_t> spirv);
+// Destroys the pipelines hot reloads replaced; call it once every frame recorded
+// before the last reload is complete (after its fence). Returns how many.
+SCULPTFLOW_API size_t releaseRetiredLiveMovePipelines(Context& context);
 
 } // namespace sculptflow

@@ -16,6 +16,7 @@
 #include "error.hpp"
 #include "frame_ring.hpp"
 #include "frame_stats.hpp"
+#include "hot_reload.hpp"
 #include "live_mesh.hpp"
 #include "live_settings.hpp"
 #include "mesh_pipeline.hpp"
@@ -92,6 +93,9 @@ private:
     void toggle(int key);
     // Renders one frame; false when the swapchain had to be recreated first (no frame drawn).
     bool renderFrame();
+    // --shaders: a changed shader swapped in between frames; the replaced pipelines
+    // released once no frame recorded with them can be in flight.
+    void pollShaders();
     void finish(ViewerResult& result);
 
     ViewerOptions options_;
@@ -106,6 +110,8 @@ private:
     std::unique_ptr<RenderTarget> target_;
     std::unique_ptr<LiveMesh> mesh_;
     std::unique_ptr<ToolGizmos> gizmos_;
+    std::unique_ptr<ShaderReloader> reloader_;
+    uint64_t releaseRetiredAt_ = 0; // the frame from which the replaced pipelines can go; 0: none
 
     VkFormat depthFormat_ = VK_FORMAT_UNDEFINED;
     std::vector<glm::vec3> undeformed_;     // voxels, chunked order
@@ -174,6 +180,10 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     target_ = std::make_unique<RenderTarget>(*context_, extent, depthFormat_, pipeline_->renderPass());
     mesh_ = std::make_unique<LiveMesh>(*context_, ring_->pool(), chunked, inputs.stroke, liveOptions);
     gizmos_ = std::make_unique<ToolGizmos>(*context_, gizmoShape(inputs.stroke));
+    if (!options_.shaderDir.empty()) { // a broken shader at start: the built-in one runs until it is fixed
+        reloader_ = std::make_unique<ShaderReloader>(*context_, options_.shaderDir);
+        result_.shaderError = reloader_->lastReport().message;
+    }
     applySettings();
 
     result_.deviceName = device_->deviceName();
@@ -337,8 +347,10 @@ bool Viewer::renderFrame() {
     if (stats_.frame(report, gpuMs)) {
         const std::string summary = stats_.summary();
         const std::string settings = describe(settings_);
+        const std::string shaderError = result_.shaderError.substr(0, result_.shaderError.find('\n'));
         if (windowed())
-            window_->setTitle("sculptflow-viewer | " + summary + (settings.empty() ? "" : " | " + settings));
+            window_->setTitle("sculptflow-viewer | " + summary + (settings.empty() ? "" : " | " + settings) +
+                              (shaderError.empty() ? "" : " | shader error: " + shaderError));
         if (!options_.quiet) std::printf("frame %llu: %s\n", (unsigned long long)frame_, summary.c_str());
         std::fflush(stdout);
     }
@@ -348,6 +360,25 @@ bool Viewer::renderFrame() {
     ++frame_;
     slot_ = (slot_ + 1) % kFramesInFlight;
     return true;
+}
+
+void Viewer::pollShaders() {
+    if (!reloader_) return;
+    const ReloadReport report = reloader_->poll(); // a failure is on stderr already
+    if (report.status == ReloadReport::Status::Reloaded) {
+        result_.shaderError.clear();
+        // Each frame first waits for the fence of the frame kFramesInFlight before it:
+        // by then every frame recorded before this swap is complete.
+        releaseRetiredAt_ = frame_ + kFramesInFlight + 1;
+        if (!options_.quiet)
+            std::printf("sculptflow-viewer: shaders reloaded in %.0f ms\n", report.compileMilliseconds);
+    } else if (report.status == ReloadReport::Status::Failed) {
+        result_.shaderError = report.message;
+    }
+    if (releaseRetiredAt_ && frame_ >= releaseRetiredAt_) {
+        releaseRetiredLiveMovePipelines(*context_);
+        releaseRetiredAt_ = 0;
+    }
 }
 
 ViewerResult Viewer::run() {
@@ -360,6 +391,8 @@ ViewerResult Viewer::run() {
         }
         for (const auto& [frame, key] : options_.keyPresses)
             if (frame == frame_) toggle(key);
+        if (options_.beforeFrame) options_.beforeFrame(frame_);
+        pollShaders();
         renderFrame();
     }
     SF_VK_CHECK(vkDeviceWaitIdle(device_->device()));
@@ -370,6 +403,7 @@ ViewerResult Viewer::run() {
     result_.meanSolverMilliseconds =
         solverCount_ ? solverSum_ / double(solverCount_) : std::numeric_limits<double>::quiet_NaN();
     result_.lastError = mesh_->lastError();
+    result_.shaderReloads = reloader_ ? reloader_->generation() : 0;
     result_.symmetry = mesh_->symmetry();
     result_.mode = settings_.mode;
     result_.before = settings_.before;

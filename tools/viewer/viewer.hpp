@@ -26,6 +26,8 @@ struct ViewerResult {
     uint32_t maxChunksSolved = 0;  // in one frame
     double meanSolverMilliseconds = 0.0; // GPU, over the frames that were timed (NaN: none)
     std::string lastError;         // the last refusal from the live move, if any
+    int shaderReloads = 0;         // --shaders: builds swapped in (1 after a good start)
+    std::string shaderError;       // --shaders: the last reload's error while it stands
     Symmetry symmetry;             // the mirror planes at the end (origin in world units)
     MoveMode mode = MoveMode::Move;
     bool before = false;           // the undeformed mesh shown at the end (key B)

@@ -73,6 +73,11 @@ void addViewerOptions(CLI::App& app, ViewerOptions& options, std::string& checkS
                  "evaluations in the last frame that solved it (RendererMesh::statistics), dark blue for none "
                  "(culled) to red at 100 or more (key E toggles it; it wins over the heat map)");
     app.add_flag("--quiet", options.quiet, "No line a second on stdout");
+    app.add_option("--shaders", options.shaderDir,
+                   "Hot reload: run deform.comp from DIR (`sculptflow shaders export DIR` writes the built-in "
+                   "sources), recompiled and swapped in between frames whenever it or an include changes; a "
+                   "broken edit is shown in the title with its file:line and the drag goes on")
+        ->check(CLI::ExistingDirectory);
     app.add_option("--check-screenshot", checkScreenshot,
                    "Only check that a saved screenshot is not blank (exit status 1 if it is)")
         ->check(CLI::ExistingFile);

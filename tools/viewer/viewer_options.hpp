@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,6 +37,12 @@ struct ViewerOptions {
     bool heatMap = false;         // the heat map (displacement) on from the start (key H toggles it)
     bool evaluationsMap = false;  // the evaluations map on from the start (key E toggles it)
     bool quiet = false;           // no line a second on stdout
+    // --shaders DIR: deform.comp and its includes under DIR, recompiled and swapped
+    // in between frames whenever they change (`sculptflow shaders export DIR`).
+    std::string shaderDir;
+    // Library only (tests): called before each frame with its number, as a person
+    // editing a shader between frames would.
+    std::function<void(uint64_t)> beforeFrame;
     // Library only (tests): frames whose image is read back into ViewerResult::captures.
     std::vector<uint64_t> captureFrames;
     // Library only (tests): keys pressed before a frame (frame, GLFW key code), as a window would.
