@@ -104,7 +104,7 @@ bool poseRefusal(std::span<const Pose> previous, std::span<const Pose> next, std
             return say("update: pose %zu of %zu: the orientation is not a rotation (zero quaternion)", i, next.size());
         if (!(pose.scale > 0.0)) return say("update: pose %zu of %zu: the scale must be positive", i, next.size());
         if (!(pose.time > previous[i].time))
-            return say("update: pose %zu of %zu: the time must be later than the poses the move starts from", i,
+            return say("update: pose %zu of %zu: time must increase past the poses the move starts from", i,
                        next.size());
     }
     return false;
