@@ -390,7 +390,8 @@ TEST(PlyRewrite, ChangedFacesFallBackToThePlainWriter) {
 // The CLI end to end: a coloured sphere deformed keeps its colours and face materials.
 TEST(PlyRewrite, DeformedPlyKeepsItsColoursAndFaceProperties) {
     ScratchDir dir;
-    const ToolStroke& tool = defaultStroke().tools.front();
+    const Stroke stroke = defaultStroke(); // kept: `tool` refers into it
+    const ToolStroke& tool = stroke.tools.front();
     const Mesh sphere = icosphere(3, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
     std::vector<Element> elements(2);
     elements[0] = {"vertex", sphere.positions.size(),
