@@ -1,6 +1,8 @@
 // PLY header parsing: format, elements and typed (list) properties.
 #include "ply_header.hpp"
 
+#include <bit>
+
 #include <string_view>
 
 #include "file_io.hpp"
@@ -160,6 +162,20 @@ void checkCountsFitFile(const PlyHeader& header, size_t bodyBytes, const std::fi
         }
         remaining -= element.count * minBytes;
     }
+}
+
+double plyValue(PlyType type, uint64_t bits) {
+    switch (type) {
+    case PlyType::Int8: return static_cast<int8_t>(static_cast<uint8_t>(bits));
+    case PlyType::Uint8: return static_cast<uint8_t>(bits);
+    case PlyType::Int16: return static_cast<int16_t>(static_cast<uint16_t>(bits));
+    case PlyType::Uint16: return static_cast<uint16_t>(bits);
+    case PlyType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(bits));
+    case PlyType::Uint32: return static_cast<uint32_t>(bits);
+    case PlyType::Float32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
+    case PlyType::Float64: return std::bit_cast<double>(bits);
+    }
+    return 0.0;
 }
 
 } // namespace sculptflow::detail

@@ -18,6 +18,8 @@ enum class PlyType { Int8, Uint8, Int16, Uint16, Int32, Uint32, Float32, Float64
 size_t plyTypeSize(PlyType type);
 // The type's name as a header writes it ("float", "uchar", ...).
 const char* plyTypeName(PlyType type);
+// The value a binary property of `type` holds, from its bytes in the low bits of `bits`.
+double plyValue(PlyType type, uint64_t bits);
 bool isIntegerType(PlyType type);
 
 struct PlyProperty {

@@ -86,17 +86,7 @@ public:
             const size_t shift = bigEndian() ? (raw.size() - 1 - k) * 8 : k * 8;
             bits |= uint64_t(static_cast<unsigned char>(raw[k])) << shift;
         }
-        switch (type) {
-        case PlyType::Int8: return static_cast<int8_t>(static_cast<uint8_t>(bits));
-        case PlyType::Uint8: return static_cast<uint8_t>(bits);
-        case PlyType::Int16: return static_cast<int16_t>(static_cast<uint16_t>(bits));
-        case PlyType::Uint16: return static_cast<uint16_t>(bits);
-        case PlyType::Int32: return static_cast<int32_t>(static_cast<uint32_t>(bits));
-        case PlyType::Uint32: return static_cast<uint32_t>(bits);
-        case PlyType::Float32: return std::bit_cast<float>(static_cast<uint32_t>(bits));
-        case PlyType::Float64: return std::bit_cast<double>(bits);
-        }
-        return 0.0;
+        return plyValue(type, bits);
     }
 
 private:
