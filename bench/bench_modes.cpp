@@ -16,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "gpu_bench_main.hpp"
 #include "gpu_solver.hpp"
 #include "motion.hpp"

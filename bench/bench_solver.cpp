@@ -19,6 +19,7 @@
 
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "gpu_solver.hpp"
 #include "kernel_tools.hpp"
 #include "motion.hpp"

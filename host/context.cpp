@@ -356,7 +356,7 @@ const char* bufferPlacementName(BufferPlacement placement) {
     }
     return "unknown";
 }
-int Context::lateValidationMessages() { return gLateValidationMessages.load(); }
+int lateValidationMessages() { return gLateValidationMessages.load(); }
 
 void Context::throwOnValidationMessages() {
     std::vector<std::string> messages;

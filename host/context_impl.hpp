@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "context.hpp"
+#include "impl_access.hpp"
 #include "vulkan_functions.hpp"
 
 namespace sculptflow {
@@ -95,7 +96,11 @@ struct Context::Impl {
     }
 };
 
+// Messages reported while a context was destroyed (leaked objects, say), which no
+// call could throw: printed to stderr and counted here, for the tests.
+int lateValidationMessages();
+
 // The entry points of the Context an object was made from.
-inline const VulkanFunctions& vkFunctions(const Context& context) { return context.impl().vk; }
+inline const VulkanFunctions& vkFunctions(const Context& context) { return implOf(context).vk; }
 
 } // namespace sculptflow

@@ -33,7 +33,7 @@ DeformPipelines::DeformPipelines(const Context& context) : context_(&context), s
 DeformPipelines::~DeformPipelines() { release(); }
 
 void DeformPipelines::release() {
-    const Context::Impl& ctx = context_->impl();
+    const Context::Impl& ctx = implOf(*context_);
     for (auto& [variant, pipeline] : pipelines_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
     pipelines_.clear();
     if (layout_) ctx.vk.vkDestroyPipelineLayout(ctx.device, layout_, ctx.allocator);
@@ -58,7 +58,7 @@ VkPipeline DeformPipelines::built(const DeformVariant& variant) const {
 }
 
 void DeformPipelines::replaceShader(std::span<const uint32_t> spirv, Retired* retired) {
-    const Context::Impl& ctx = context_->impl();
+    const Context::Impl& ctx = implOf(*context_);
     VkShaderModule module = createShaderModule(*context_, spirv);
     std::map<DeformVariant, VkPipeline> rebuilt;
     try {
@@ -95,14 +95,14 @@ DeformSizing chooseDeformSizing(uint32_t subgroupSize, const VkPhysicalDeviceLim
 }
 
 DeformSizing deformSizing(const Context& context) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     DeformSizing sizing = chooseDeformSizing(ctx.subgroupSize, ctx.properties.limits, ctx.properties.deviceType);
     if (ctx.deformSizingOverride) std::tie(sizing.workgroupSize, sizing.verticesPerLane) = *ctx.deformSizingOverride;
     return sizing;
 }
 
 VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& variant) const {
-    const Context::Impl& ctx = context_->impl();
+    const Context::Impl& ctx = implOf(*context_);
     struct {
         int32_t method;
         int32_t maxIterations;

@@ -148,7 +148,7 @@ void recordDeform(VkCommandBuffer commands, const Context& context, const Deform
                   const kernel::Kernel& kernel, bool statistics, const DeformBinding& binding, uint32_t first,
                   uint32_t count, const DeformScratch* scratch, bool restoreList) {
     if (count == 0) return;
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     const bool sorted = scratch && scratch->sortedBlocks();
     const DeformVariant variant = deformVariant(kernel, statistics, binding.mask);
     ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.layout(), 0, 1, &binding.set, 0,

@@ -10,7 +10,7 @@ namespace sculptflow {
 
 GpuBuffer::GpuBuffer(Context& context, VkDeviceSize size, VkBufferUsageFlags usage, const char* what,
                      BufferMemory memory)
-    : ctx_(&context.impl()), size_(size) {
+    : ctx_(&implOf(context)), size_(size) {
     Context::Impl& ctx = *ctx_;
     if (memory == BufferMemory::GpuRead) {
         memory = ctx.placement == BufferPlacement::Staged ? BufferMemory::DeviceLocal : BufferMemory::HostVisible;

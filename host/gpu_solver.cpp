@@ -119,7 +119,7 @@ GpuSolver::Impl::Impl(Context& owner)
       pipelines(owner),
       tools(owner, sizeof(ToolBlock), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
       noStatistics(owner, 16, kStorage) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     VkDevice device = context.device();
     try {
         const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
@@ -163,7 +163,7 @@ GpuSolver::Impl::Impl(Context& owner)
 GpuSolver::Impl::~Impl() { release(); }
 
 void GpuSolver::Impl::release() {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     VkDevice device = context.device();
     if (timestamps) ctx.vk.vkDestroyQueryPool(device, timestamps, ctx.allocator);
     if (fence) ctx.vk.vkDestroyFence(device, fence, ctx.allocator);
@@ -215,7 +215,7 @@ GpuRun GpuSolver::Impl::runContinuous(GpuMesh::Impl& mesh, std::span<const Move>
 }
 
 GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool statistics, bool continuing) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     VkDevice device = context.device();
 
     ToolBlock block{};
@@ -328,11 +328,11 @@ VkBuffer GpuMesh::outputBuffer() const { return impl_->output.handle(); }
 GpuSolver::GpuSolver(Context& context) : impl_(std::make_unique<Impl>(context)) {}
 GpuSolver::~GpuSolver() = default;
 GpuRun GpuSolver::run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics) {
-    return impl_->run(mesh.impl(), move, options, statistics);
+    return impl_->run(implOf(mesh), move, options, statistics);
 }
 GpuRun GpuSolver::runContinuous(GpuMesh& mesh, std::span<const Move> segments, const SolverOptions& options,
                                 bool statistics) {
-    return impl_->runContinuous(mesh.impl(), segments, options, statistics);
+    return impl_->runContinuous(implOf(mesh), segments, options, statistics);
 }
 Context& GpuSolver::context() const { return impl_->context; }
 void GpuSolver::setCompaction(bool compaction) { impl_->compaction = compaction; }

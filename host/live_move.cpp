@@ -145,7 +145,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
     validateSolverOptions(options.solver);
     if (mesh.vertexCount == 0) throw Error("mesh.vertexCount: must be positive");
     validateStream(mesh.positions, vertexCount_, "positions");
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     if (hasNormals_) {
         validateStream(mesh.normals, vertexCount_, "normals");
         if (mesh.triangles.empty()) throw Error("mesh.triangles: needed to recompute normals");
@@ -234,7 +234,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
 LiveMove::Impl::~Impl() { release(); }
 
 void LiveMove::Impl::release() {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     VkDevice device = context_.device();
     if (timestamps_) ctx.vk.vkDestroyQueryPool(device, timestamps_, ctx.allocator);
     if (descriptorPool_) ctx.vk.vkDestroyDescriptorPool(device, descriptorPool_, ctx.allocator);
@@ -379,7 +379,7 @@ void LiveMove::Impl::setChunkBounds(size_t chunk, const Bounds& bounds) {
 }
 
 double LiveMove::Impl::gpuMilliseconds() const {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     if (!timestamps_) return std::numeric_limits<double>::quiet_NaN();
     // Newest first: the latest frame whose two timestamps are both available.
     for (uint32_t back = 1; back < kTimestampRing && back <= submittedFrames_; ++back) {

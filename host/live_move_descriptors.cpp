@@ -13,7 +13,7 @@
 namespace sculptflow {
 
 void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     VkDevice device = context_.device();
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * (kDeformBindingCount - 1) + 4 + 4}};

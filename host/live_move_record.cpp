@@ -89,7 +89,7 @@ void LiveMove::Impl::planFrame() {
 }
 
 RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& sync) noexcept {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     RecordReport report;
     report.chunksTotal = uint32_t(chunks_.size());
     pending_.ticket = 0; // a frame recorded before and not acknowledged was dropped
@@ -195,7 +195,7 @@ std::pair<VkDeviceSize, VkDeviceSize> LiveMove::Impl::chunkBytes(const Span& spa
 // Copies the bytes of the chunks solved for the first time into the snapshot,
 // at their offsets in the spans: the grab costs what the move reaches, not the mesh.
 void LiveMove::Impl::recordSnapshots(VkCommandBuffer commands) {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     if (pending_.snapshots.empty()) return;
     for (const Span& span : spans_) {
         copies_.clear(); // capacity reserved: no allocation
@@ -215,7 +215,7 @@ void LiveMove::Impl::recordSnapshots(VkCommandBuffer commands) {
 // Copies the restored chunks' positions and normals back from the snapshot, xyz
 // by xyz: the bytes between them (the renderer's colours, UVs) are not touched.
 void LiveMove::Impl::recordRestores(VkCommandBuffer commands) {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     bool first = true;
     for (int stream = 0; stream < (hasNormals_ ? 2 : 1); ++stream) {
         forEachRun(chunks_, pending_.restored, [&](uint32_t firstVertex, uint32_t count, const Bounds&) {
@@ -233,7 +233,7 @@ void LiveMove::Impl::recordRestores(VkCommandBuffer commands) {
 }
 
 void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report) {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     ToolBlock block{};
     std::copy(std::begin(kernel_.tools), std::end(kernel_.tools), std::begin(block.tools));
     ctx.vk.vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
@@ -277,7 +277,7 @@ void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report)
 // The changed chunks' byte ranges of each span, from the snapshot to the same
 // offsets in the renderer's copies.
 bool LiveMove::Impl::recordUndoCopy(VkCommandBuffer commands, VkBuffer positionsCopy, VkBuffer normalsCopy) noexcept {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     if (!positionsCopy) return refuse("recordUndoCopy: no positionsCopy buffer given");
     if (state_ != State::Idle)
         return refuse("recordUndoCopy: a move is open or not over yet; call it after the committed move's last frame");

@@ -24,7 +24,7 @@ void LivePipelines::replaceDeformShader(std::span<const uint32_t> spirv) {
 }
 
 size_t LivePipelines::releaseRetired() {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     std::lock_guard lock(mutex_);
     const size_t count = retired_.pipelines.size();
     for (VkPipeline pipeline : retired_.pipelines) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
@@ -42,7 +42,7 @@ uint32_t LivePipelines::buildDeform(const kernel::Kernel& kernel, bool statistic
 }
 
 LivePipelines& livePipelines(const Context& context) {
-    Context::Impl& ctx = context.impl();
+    Context::Impl& ctx = implOf(context);
     std::lock_guard lock(ctx.livePipelinesMutex);
     if (!ctx.livePipelines) ctx.livePipelines = std::make_unique<LivePipelines>(context);
     return *ctx.livePipelines;

@@ -161,7 +161,7 @@ std::vector<glm::vec3> vertexNormals(std::span<const glm::vec3> positions, std::
 }
 
 MeshRenderer::MeshRenderer(Context& context) : context_(context) {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     VkDevice device = context.device();
     try {
         if (!(context.queueFlags() & VK_QUEUE_GRAPHICS_BIT))
@@ -205,7 +205,7 @@ MeshRenderer::MeshRenderer(Context& context) : context_(context) {
 MeshRenderer::~MeshRenderer() { release(); }
 
 void MeshRenderer::release() {
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     VkDevice device = context_.device();
     if (fence_) ctx.vk.vkDestroyFence(device, fence_, ctx.allocator);
     if (commandPool_) ctx.vk.vkDestroyCommandPool(device, commandPool_, ctx.allocator);
@@ -255,7 +255,7 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
     std::memcpy(indexBuffer.mapped(), indices.data(), indices.size() * 4);
     RenderTarget target(context_, {w, h}, depthFormat_, renderPass_);
 
-    const Context::Impl& ctx = context_.impl();
+    const Context::Impl& ctx = implOf(context_);
     SF_VK_CHECK(ctx.vk.vkResetCommandBuffer(commands_, 0));
     const VkCommandBufferBeginInfo begin{.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
                                          .flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT};

@@ -9,7 +9,7 @@
 namespace sculptflow {
 
 VkShaderModule createShaderModule(const Context& context, std::span<const uint32_t> spirv) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     VkShaderModuleCreateInfo info{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     info.codeSize = spirv.size_bytes();
     info.pCode = spirv.data();
@@ -20,7 +20,7 @@ VkShaderModule createShaderModule(const Context& context, std::span<const uint32
 
 ComputeLayouts createComputeLayouts(const Context& context, std::span<const VkDescriptorType> bindings,
                                     uint32_t pushBytes) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     std::vector<VkDescriptorSetLayoutBinding> entries(bindings.size());
     for (uint32_t i = 0; i < entries.size(); ++i)
         entries[i] = {i, bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
@@ -45,7 +45,7 @@ ComputeLayouts createComputeLayouts(const Context& context, std::span<const VkDe
 }
 
 VkPipeline createMeshPipeline(const Context& context, const MeshPipelineInfo& mesh) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     const VkPipelineShaderStageCreateInfo stages[2] = {
         {.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, .stage = VK_SHADER_STAGE_VERTEX_BIT,
          .module = mesh.vertexShader, .pName = "main"},

@@ -19,7 +19,7 @@ constexpr VkAccessFlags kAttachmentWrites =
 } // namespace
 
 VkFormat chooseDepthFormat(const Context& context) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     for (VkFormat format : {VK_FORMAT_D32_SFLOAT, VK_FORMAT_X8_D24_UNORM_PACK32, VK_FORMAT_D16_UNORM}) {
         VkFormatProperties properties;
         ctx.vk.vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, format, &properties);
@@ -29,7 +29,7 @@ VkFormat chooseDepthFormat(const Context& context) {
 }
 
 VkRenderPass createMeshRenderPass(const Context& context, VkFormat depthFormat) {
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     // Both attachments start UNDEFINED (cleared every frame); colour ends ready to be read by transfers.
     const VkAttachmentDescription attachments[2] = {
         {0, kColorFormat, VK_SAMPLE_COUNT_1_BIT, VK_ATTACHMENT_LOAD_OP_CLEAR, VK_ATTACHMENT_STORE_OP_STORE,
@@ -67,7 +67,7 @@ VkRenderPass createMeshRenderPass(const Context& context, VkFormat depthFormat) 
 
 RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat depthFormat, VkRenderPass renderPass)
     : context_(&context), extent_(extent) {
-    const Context::Impl& ctx = context_->impl();
+    const Context::Impl& ctx = implOf(*context_);
     const auto& limits = context.properties().limits;
     if (extent.width == 0 || extent.height == 0 || extent.width > limits.maxFramebufferWidth ||
         extent.height > limits.maxFramebufferHeight)
@@ -124,7 +124,7 @@ RenderTarget::RenderTarget(const Context& context, VkExtent2D extent, VkFormat d
 RenderTarget::~RenderTarget() { release(); }
 
 void RenderTarget::release() {
-    const Context::Impl& ctx = context_->impl();
+    const Context::Impl& ctx = implOf(*context_);
     if (framebuffer_) ctx.vk.vkDestroyFramebuffer(ctx.device, framebuffer_, ctx.allocator);
     framebuffer_ = VK_NULL_HANDLE;
     for (int i = 0; i < 2; ++i) {

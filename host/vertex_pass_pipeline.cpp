@@ -14,7 +14,7 @@
 namespace sculptflow {
 
 VertexPassPipeline::VertexPassPipeline(const Context& context, VertexPass pass) : context_(&context) {
-    const Context::Impl& ctx = context_->impl();
+    const Context::Impl& ctx = implOf(*context_);
     VkShaderModule module = VK_NULL_HANDLE;
     const bool normals = pass == VertexPass::Normals;
     try {
@@ -46,7 +46,7 @@ VertexPassPipeline::VertexPassPipeline(const Context& context, VertexPass pass) 
 VertexPassPipeline::~VertexPassPipeline() { release(); }
 
 void VertexPassPipeline::release() {
-    const Context::Impl& ctx = context_->impl();
+    const Context::Impl& ctx = implOf(*context_);
     if (pipeline_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline_, ctx.allocator);
     if (layout_) ctx.vk.vkDestroyPipelineLayout(ctx.device, layout_, ctx.allocator);
     if (setLayout_) ctx.vk.vkDestroyDescriptorSetLayout(ctx.device, setLayout_, ctx.allocator);
@@ -58,7 +58,7 @@ void VertexPassPipeline::release() {
 void VertexPassPipeline::record(VkCommandBuffer commands, const Context& context, VkDescriptorSet set,
                                 VertexPassPushConstants push) const {
     if (push.vertexCount == 0) return;
-    const Context::Impl& ctx = context.impl();
+    const Context::Impl& ctx = implOf(context);
     ctx.vk.vkCmdBindPipeline(commands, VK_PIPELINE_BIND_POINT_COMPUTE, pipeline_);
     ctx.vk.vkCmdBindDescriptorSets(commands, VK_PIPELINE_BIND_POINT_COMPUTE, layout_, 0, 1, &set, 0, nullptr);
     const uint64_t perDispatch = uint64_t(ctx.maxWorkgroupsPerDispatch) * kVertexPassWorkgroupSize;

@@ -10,6 +10,8 @@
 
 #include <glm/glm.hpp>
 
+#include "stroke.hpp"
+
 namespace sculptflow::kernel {
 
 using namespace glm; // GLSL's built-in types and functions
@@ -27,6 +29,12 @@ static_assert(offsetof(Tool, twistLoad) == 64 && offsetof(Tool, kind) == 76);
 static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, shape) == 92);
 static_assert(sizeof(SolverSettings) == 40 && offsetof(SolverSettings, stepLimitScale) == 36);
 static_assert(sizeof(VertexLayout) == 32);
+
+// The shaders hold every tool a move may have, and the pipeline's specialization
+// constants pack a tool's kind into a bit and its shape into two (deform.comp).
+static_assert(SF_MAX_TOOLS == sculptflow::kMaxTools);
+static_assert(SF_MAX_TOOLS <= 32 && 2 * SF_MAX_TOOLS <= 32, "toolShapes: 2 bits a tool in 32");
+static_assert(kProfileBiLaplacian < 4 && kFalloffSharp < 4, "a shape fits 2 bits");
 
 // One dispatch's state: what a shader reads from its uniforms and specialization
 // constants. Copy it per thread; the member functions are the shared GLSL.

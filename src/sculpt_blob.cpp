@@ -7,6 +7,7 @@
 #include <string>
 
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "error.hpp"
 #include "unit_icosphere.hpp"
 

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "context_impl.hpp"
 #include "gpu_solver.hpp"
 #include "test_support.hpp"
 
@@ -24,7 +25,7 @@ protected:
         if (!context_) return;
         solver_.reset();
         context_.reset();
-        EXPECT_EQ(Context::lateValidationMessages(), 0);
+        EXPECT_EQ(lateValidationMessages(), 0);
     }
     void SetUp() override { SF_REQUIRE_VULKAN(); }
     void TearDown() override {

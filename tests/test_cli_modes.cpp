@@ -16,6 +16,7 @@
 #include "cli_runner.hpp"
 #include "command_line.hpp"
 #include "context.hpp"
+#include "context_impl.hpp"
 #include "default_case.hpp"
 #include "mesh.hpp"
 #include "mesh_renderer.hpp"
@@ -33,7 +34,7 @@ constexpr const char* kSentinel = "left as it was\n";
 
 class CliModes : public testing::Test {
 protected:
-    void TearDown() override { EXPECT_EQ(Context::lateValidationMessages(), 0); }
+    void TearDown() override { EXPECT_EQ(lateValidationMessages(), 0); }
 
     // `sculptflow <args>` in-process with every subcommand, validation on.
     static void run(const std::vector<std::string>& args) { test::runCli(&cli::addCommands, args); }

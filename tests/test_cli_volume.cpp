@@ -15,6 +15,7 @@
 #include "cli_runner.hpp"
 #include "command_line.hpp"
 #include "context.hpp"
+#include "context_impl.hpp"
 #include "default_case.hpp"
 #include "mesh.hpp"
 #include "mesh_renderer.hpp"
@@ -29,7 +30,7 @@ using test::ScratchDir;
 
 class CliVolume : public testing::Test {
 protected:
-    void TearDown() override { EXPECT_EQ(Context::lateValidationMessages(), 0); }
+    void TearDown() override { EXPECT_EQ(lateValidationMessages(), 0); }
 
     // `sculptflow <args>` in-process with every subcommand, validation on; returns its stdout.
     static std::string run(const std::vector<std::string>& args) {

@@ -7,6 +7,7 @@
 
 #include "context_impl.hpp"
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "deform_pipeline.hpp"
 #include "gpu_fixture.hpp"
 
@@ -66,7 +67,7 @@ TEST_F(DeviceSizingTest, ThisDeviceGetsASizingFromItsSubgroupSize) {
 // compaction.
 TEST_F(DeviceSizingTest, AnotherDevicesSizingGivesTheSameResults) {
     Context gpuSized(ContextOptions{.validation = true});
-    gpuSized.impl().deformSizingOverride = std::make_pair(128u, 4u);
+    implOf(gpuSized).deformSizingOverride = std::make_pair(128u, 4u);
     GpuSolver gpuSolver(gpuSized);
     ASSERT_EQ(deformSizing(gpuSized).blockVertices(), 128u);
     const Move move = moveToolMotion(defaultStroke());

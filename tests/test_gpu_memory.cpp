@@ -8,6 +8,7 @@
 
 #include "context_impl.hpp"
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "gpu_solver.hpp"
 #include "gpu_solver_impl.hpp"
 #include "renderer_fixture.hpp"
@@ -68,8 +69,8 @@ TEST(BufferPlacement, StagedRunsMatchMappedOnesBitForBit) {
     GpuSolver stagedSolver(staged);
     {
         GpuMesh mesh(staged, start, mask);
-        EXPECT_EQ(mesh.impl().input.mapped(), nullptr) << "a staged mesh's input is not host-visible";
-        EXPECT_EQ(mesh.impl().output.mapped(), nullptr);
+        EXPECT_EQ(implOf(mesh).input.mapped(), nullptr) << "a staged mesh's input is not host-visible";
+        EXPECT_EQ(implOf(mesh).output.mapped(), nullptr);
         EXPECT_EQ(mesh.readPositions(), start) << "before any run the output is the input";
     }
     const GpuSolution a = solveOnGpu(mappedSolver, move, start, withVolumeChange(), mask);
@@ -120,7 +121,7 @@ TEST(HeapCheck, AMeshLargerThanTheHeapIsRefusedByName) {
     const Move move = moveToolMotion(defaultStroke());
     const std::vector<glm::vec3> start = ballAroundTip(move.tools.front(), 100'000, 2.0f, 5);
     const uint64_t before = context.allocatedMemory();
-    context.impl().heapAvailableOverride = before + 1'000'000;
+    implOf(context).heapAvailableOverride = before + 1'000'000;
     EXPECT_TRUE(test::failsWith([&] { GpuMesh mesh(context, start); },
                                 {"100000 vertices", "3200000 bytes", "1000000 bytes available"}));
     EXPECT_EQ(context.allocatedMemory(), before);
@@ -128,16 +129,16 @@ TEST(HeapCheck, AMeshLargerThanTheHeapIsRefusedByName) {
     // the statistics' 16 bytes a vertex after the mesh's 32.
     GpuSolver solver(context);
     {
-        context.impl().heapAvailableOverride.reset();
+        implOf(context).heapAvailableOverride.reset();
         GpuMesh mesh(context, start);
-        context.impl().heapAvailableOverride = context.allocatedMemory() + 1'000'000;
+        implOf(context).heapAvailableOverride = context.allocatedMemory() + 1'000'000;
         EXPECT_TRUE(test::failsWith([&] { solver.run(mesh, move, SolverOptions{}, true); },
                                     {"per-vertex statistics", "1600000 bytes needed", "1000000 available"}));
         EXPECT_EQ(mesh.readPositions(), start) << "nothing was dispatched";
         solver.run(mesh, move, SolverOptions{}, false);
         EXPECT_NE(mesh.readPositions(), start) << "a run that fits still works";
     }
-    context.impl().heapAvailableOverride.reset();
+    implOf(context).heapAvailableOverride.reset();
     const GpuSolution solution = solveOnGpu(solver, move, start, SolverOptions{});
     EXPECT_EQ(solution.report.nonFinite, 0u);
     EXPECT_NO_THROW(context.throwOnValidationMessages());
@@ -152,7 +153,7 @@ TEST(DispatchSplits, ASmallLimitSplitsEveryPassAndChangesNothing) {
     test::TestRenderer renderer; // synchronization validation on, except under ASan
     Context split(renderer.adopted());
     Context whole(validated(BufferPlacement::Auto));
-    split.impl().maxWorkgroupsPerDispatch = 8;
+    implOf(split).maxWorkgroupsPerDispatch = 8;
     GpuSolver splitSolver(split);
     GpuSolver wholeSolver(whole);
     // The bi-Laplacian profile reaches about 4 radii (docs/field-shapes.md), so

@@ -11,6 +11,7 @@
 
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "error.hpp"
 #include "gpu_fixture.hpp"
 #include "ground_truth.hpp"

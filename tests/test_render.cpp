@@ -14,6 +14,7 @@
 #include "cli_runner.hpp"
 #include "commands.hpp"
 #include "context.hpp"
+#include "context_impl.hpp"
 #include "default_case.hpp"
 #include "heat_map.hpp"
 #include "kernel.hpp"
@@ -33,7 +34,7 @@ constexpr uint32_t kWidth = 256, kHeight = 128;
 // environment back afterwards; a leak reported at context destruction fails.
 class Render : public testing::Test {
 protected:
-    void TearDown() override { EXPECT_EQ(Context::lateValidationMessages(), 0); }
+    void TearDown() override { EXPECT_EQ(lateValidationMessages(), 0); }
 
     // Runs `sculptflow render <options> --size 256x128 --out <out>` in-process and reads the image back.
     static RgbaImage render(std::vector<std::string> options, const std::filesystem::path& out) {

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "kernel_tools.hpp"
 #include "motion.hpp"
 

@@ -14,6 +14,7 @@
 
 #include "cli_runner.hpp"
 #include "commands.hpp"
+#include "context_impl.hpp"
 #include "default_case.hpp"
 #include "kernel.hpp"
 #include "move_inputs.hpp"
@@ -44,7 +45,7 @@ std::vector<glm::vec3> smallerSphere(const Stroke& stroke, int subdivisions) {
 
 cli::ValidationReport validateInputs(const cli::MoveInputArgs& args, Method method, double tolerance,
                                      const cli::ValidationThresholds& thresholds, int subdivisions) {
-    const int lateBefore = Context::lateValidationMessages();
+    const int lateBefore = lateValidationMessages();
     cli::MoveInputs in = cli::loadMoveInputs(args);
     in.voxels = smallerSphere(in.stroke, subdivisions);
     SolverOptions options;
@@ -56,7 +57,7 @@ cli::ValidationReport validateInputs(const cli::MoveInputArgs& args, Method meth
         report = cli::validateMove(gpu.solver, in.move, in.voxels, options, 0, thresholds);
         EXPECT_NO_THROW(gpu.context.throwOnValidationMessages());
     }
-    EXPECT_EQ(Context::lateValidationMessages(), lateBefore);
+    EXPECT_EQ(lateValidationMessages(), lateBefore);
     std::printf("  %-28s %-5s tol %-4g p99 %.5f max %.5f voxel vs CPU, flags differ %zu; "
                 "truth max %.4f mean %.5f voxel, flagged %zu\n",
                 args.strokePath.empty() ? "built-in" : args.strokePath.c_str(), report.method.c_str(), tolerance,

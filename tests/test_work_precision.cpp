@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "svg_chart.hpp"
 #include "test_support.hpp"
 #include "throughput.hpp"

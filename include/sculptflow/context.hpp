@@ -151,15 +151,10 @@ public:
     // the last call, if anything; clears the list. Headless contexts only.
     void throwOnValidationMessages();
 
-    // Messages reported while a context was destroyed (leaked objects, say), which
-    // no call could throw: printed to stderr and counted here, for tests.
-    static int lateValidationMessages();
-
-    // The library's side, opaque to callers.
-    struct Impl;
-    Impl& impl() const { return *impl_; }
+    struct Impl; // the library's side, opaque to callers
 
 private:
+    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
     std::unique_ptr<Impl> impl_;
 };
 

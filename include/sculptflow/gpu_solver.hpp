@@ -46,9 +46,9 @@ public:
     void setMask(std::span<const float> mask);
 
     struct Impl; // the library's side, opaque to callers
-    Impl& impl() const { return *impl_; }
 
 private:
+    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
     std::unique_ptr<Impl> impl_;
 };
 
@@ -96,9 +96,9 @@ public:
     void useShader(std::span<const uint32_t> spirv);
 
     struct Impl; // the library's side, opaque to callers
-    Impl& impl() const { return *impl_; }
 
 private:
+    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
     std::unique_ptr<Impl> impl_;
 };
 

@@ -287,9 +287,9 @@ public:
     void setChunkBounds(size_t chunk, const Bounds& bounds);
 
     struct Impl; // the library's side, opaque to callers
-    Impl& impl() const { return *impl_; }
 
 private:
+    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
     std::unique_ptr<Impl> impl_;
 };
 

@@ -15,6 +15,7 @@
 
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
+#include "demo_fixtures.hpp"
 #include "error.hpp"
 #include "kernel.hpp"
 #include "kernel_tools.hpp"
