@@ -32,6 +32,12 @@ for library in $libraries; do
   echo "check-package: $(basename "$library"): no vk*/volk* symbol among $(awk 'NF == 3' <<<"$symbols" | wc -l) defined"
 done
 
+# No installed header hands out the library's internals: an Impl stays opaque.
+if grep -rnE 'Impl *&|Impl *\*|impl\(\)' "$prefix/include/sculptflow"; then
+  echo "check-package: FAIL: an installed header gives access to an Impl (above)" >&2
+  exit 1
+fi
+
 # The examples are built everywhere, and run where the build's CLI finds a device.
 device=yes
 if [ -x "$build/tools/sculptflow" ] && ! why=$("$build/tools/sculptflow" device 2>&1); then
