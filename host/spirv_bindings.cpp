@@ -62,9 +62,10 @@ VkDescriptorType descriptorType(uint32_t storage, const Id& type) {
     if (storage != UniformConstant) return VK_DESCRIPTOR_TYPE_MAX_ENUM;
     if (type.opcode == OpTypeSampler) return VK_DESCRIPTOR_TYPE_SAMPLER;
     if (type.opcode == OpTypeSampledImage) return VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-    if (type.opcode == OpTypeImage && type.operands.size() >= 7) {
-        const bool buffer = type.operands[2] == kDimBuffer;
-        const bool storageImage = type.operands[6] == 2; // Sampled: 1 with a sampler, 2 read/write
+    // After the result id: sampled type, Dim, Depth, Arrayed, MS, Sampled, format.
+    if (type.opcode == OpTypeImage && type.operands.size() >= 6) {
+        const bool buffer = type.operands[1] == kDimBuffer;
+        const bool storageImage = type.operands[5] == 2; // Sampled: 1 with a sampler, 2 read/write
         if (buffer) return storageImage ? VK_DESCRIPTOR_TYPE_STORAGE_TEXEL_BUFFER : VK_DESCRIPTOR_TYPE_UNIFORM_TEXEL_BUFFER;
         return storageImage ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_SAMPLED_IMAGE;
     }
@@ -134,6 +135,12 @@ std::vector<ShaderBinding> reflectBindings(std::span<const uint32_t> spirv) {
         } else if (type->opcode == OpTypeRuntimeArray && !type->operands.empty()) {
             binding.count = 0;
             type = &at(type->operands[0]);
+        }
+        // A sampler of a texel buffer (samplerBuffer) is a uniform texel buffer: its image says so.
+        if (type->opcode == OpTypeSampledImage && !type->operands.empty()) {
+            const Id& image = at(type->operands[0]);
+            if (image.opcode == OpTypeImage && image.operands.size() >= 2 && image.operands[1] == kDimBuffer)
+                type = &image;
         }
         binding.type = descriptorType(storage, *type);
         binding.name = type->opcode == OpTypeStruct && !type->name.empty() ? type->name : variable.name;
