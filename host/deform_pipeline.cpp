@@ -16,12 +16,9 @@ namespace sculptflow {
 
 DeformPipelines::DeformPipelines(const Context& context) : context_(&context), sizing_(deformSizing(context)) {
     try {
+        checkShaderBindings(k_deform_comp_spirv, kDeformBindings, "deform.comp");
         module_ = createShaderModule(*context_, k_deform_comp_spirv);
-        // Binding 0 the tool block (uniform), the rest storage buffers.
-        std::array<VkDescriptorType, kDeformBindingCount> bindings;
-        bindings.fill(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-        bindings[0] = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        const ComputeLayouts layouts = createComputeLayouts(*context_, bindings, sizeof(DeformPushConstants));
+        const ComputeLayouts layouts = createComputeLayouts(*context_, kDeformBindings, sizeof(DeformPushConstants));
         setLayout_ = layouts.set;
         layout_ = layouts.pipeline;
     } catch (...) {
@@ -59,6 +56,9 @@ VkPipeline DeformPipelines::built(const DeformVariant& variant) const {
 
 void DeformPipelines::replaceShader(std::span<const uint32_t> spirv, Retired* retired) {
     const Context::Impl& ctx = implOf(*context_);
+    // Refused before any Vulkan call: a pipeline on a layout its shader does not
+    // match is invalid, and the running pipelines stay.
+    checkShaderBindings(spirv, kDeformBindings, "the new deform.comp");
     VkShaderModule module = createShaderModule(*context_, spirv);
     std::map<DeformVariant, VkPipeline> rebuilt;
     try {

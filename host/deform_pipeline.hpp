@@ -8,18 +8,11 @@
 #include <tuple>
 
 #include "context.hpp"
-
+#include "deform_interface.hpp"
 #include "kernel.hpp"
 
 namespace sculptflow {
 
-
-// Binding 0 of deform.comp (std140): the tools of one move. Their count and
-// kinds are specialization constants of the pipeline (DeformVariant).
-struct ToolBlock {
-    kernel::Tool tools[SF_MAX_TOOLS];
-};
-static_assert(sizeof(ToolBlock) == 96 * SF_MAX_TOOLS);
 
 // deform.comp's push constants.
 struct DeformPushConstants {
@@ -64,14 +57,9 @@ DeformSizing chooseDeformSizing(uint32_t subgroupSize, const VkPhysicalDeviceLim
 // The context's device's sizing.
 DeformSizing deformSizing(const Context& context);
 
-// deform.comp's bindings: 0 the tool block (uniform), 1 input, 2 output,
-// 3 statistics, 4 per-vertex bins, 5 active list, 6 counters, 7 vertex order,
-// 8 block spheres (storage; 4-8 are DeformScratch's, bound for every pass),
-// 9 the mask (a placeholder without one), 10 the volume changes (a placeholder
-// unless a run computes them).
-constexpr uint32_t kDeformBindingCount = 11;
-
-// Owns the shader module, layouts and every pipeline built so far.
+// Owns the shader module, layouts and every pipeline built so far. Every module
+// it takes (the embedded one, a hot reload's) must declare kDeformBindings:
+// checked before anything is built from it.
 class DeformPipelines {
 public:
     explicit DeformPipelines(const Context& context);
@@ -90,11 +78,12 @@ public:
     VkPipeline built(const DeformVariant& variant) const;
     size_t builtCount() const { return pipelines_.size(); }
 
-    // Swaps in another build of deform.comp (hot reload). Every variant built so
-    // far is rebuilt from it first; if any fails, the old shader stays and this
-    // throws. Without `retired`, call only while no dispatch of these pipelines
-    // is in flight; with it, the old pipelines and module go there instead of
-    // being destroyed, for the caller to destroy once its frames are complete.
+    // Swaps in another build of deform.comp (hot reload). Its bindings are checked
+    // and every variant built so far is rebuilt from it first; if either fails,
+    // the old shader stays and this throws sculptflow::Error. Without `retired`,
+    // call only while no dispatch of these pipelines is in flight; with it, the
+    // old pipelines and module go there instead of being destroyed, for the
+    // caller to destroy once its frames are complete.
     struct Retired {
         std::vector<VkPipeline> pipelines;
         std::vector<VkShaderModule> modules;

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "buffer_transfer.hpp"
@@ -117,17 +116,15 @@ const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
 GpuSolver::Impl::Impl(Context& owner)
     : context(owner),
       pipelines(owner),
-      tools(owner, sizeof(ToolBlock), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT),
-      noStatistics(owner, 16, kStorage) {
+      deform(owner) {
     const Context::Impl& ctx = implOf(context);
     VkDevice device = context.device();
     try {
-        const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                              {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDeformBindingCount - 1}};
+        const auto sizes = deformPoolSizes(1);
         VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
         poolInfo.maxSets = 1;
-        poolInfo.poolSizeCount = 2;
-        poolInfo.pPoolSizes = sizes;
+        poolInfo.poolSizeCount = uint32_t(sizes.size());
+        poolInfo.pPoolSizes = sizes.data();
         SF_VK_CHECK(ctx.vk.vkCreateDescriptorPool(device, &poolInfo, ctx.allocator, &descriptorPool));
         VkDescriptorSetLayout setLayout = pipelines.setLayout();
         VkDescriptorSetAllocateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -218,36 +215,17 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
     const Context::Impl& ctx = implOf(context);
     VkDevice device = context.device();
 
-    ToolBlock block{};
-    std::copy(std::begin(kernel.tools), std::end(kernel.tools), std::begin(block.tools));
-    std::memcpy(tools.mapped(), &block, sizeof(block));
-
-    const GpuBuffer& statisticsBuffer = statistics ? mesh.statisticsBuffer(context) : noStatistics;
-    const GpuBuffer& volumeChanges = kernel.computeVolumeChange ? mesh.volumeChangeBuffer(context) : noStatistics;
     const GpuBuffer& input = continuing ? mesh.workBuffer(context) : mesh.input;
     const bool masked = mesh.mask.handle() != VK_NULL_HANDLE;
-    const VkDescriptorBufferInfo buffers[] = {{tools.handle(), 0, VK_WHOLE_SIZE},
-                                              {input.handle(), 0, VK_WHOLE_SIZE},
-                                              {mesh.output.handle(), 0, VK_WHOLE_SIZE},
-                                              {statisticsBuffer.handle(), 0, VK_WHOLE_SIZE},
-                                              mesh.scratch.buffers()[0],
-                                              mesh.scratch.buffers()[1],
-                                              mesh.scratch.buffers()[2],
-                                              mesh.scratch.buffers()[3],
-                                              mesh.scratch.buffers()[4],
-                                              {(masked ? mesh.mask : noStatistics).handle(), 0, VK_WHOLE_SIZE},
-                                              {volumeChanges.handle(), 0, VK_WHOLE_SIZE}};
-    static_assert(std::size(buffers) == kDeformBindingCount);
-    VkWriteDescriptorSet writes[kDeformBindingCount];
-    for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
-        writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        writes[i].dstSet = descriptorSet;
-        writes[i].dstBinding = i;
-        writes[i].descriptorCount = 1;
-        writes[i].descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[i].pBufferInfo = &buffers[i];
-    }
-    ctx.vk.vkUpdateDescriptorSets(device, kDeformBindingCount, writes, 0, nullptr);
+    auto all = [](const GpuBuffer& buffer) { return VkDescriptorBufferInfo{buffer.handle(), 0, VK_WHOLE_SIZE}; };
+    DeformBuffers buffers;
+    buffers.input = all(input);
+    buffers.output = all(mesh.output);
+    if (statistics) buffers.statistics = all(mesh.statisticsBuffer(context));
+    buffers.scratch = mesh.scratch.buffers();
+    if (masked) buffers.mask = all(mesh.mask);
+    if (kernel.computeVolumeChange) buffers.volumeChanges = all(mesh.volumeChangeBuffer(context));
+    deform.write(context, descriptorSet, buffers);
 
     SF_VK_CHECK(ctx.vk.vkResetCommandBuffer(commands, 0));
     VkCommandBufferBeginInfo begin{VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
@@ -257,12 +235,12 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
         ctx.vk.vkCmdResetQueryPool(commands, timestamps, 0, 2);
         ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
     }
+    deform.recordToolUpload(commands, context, kernel);
     const DeformBinding binding{descriptorSet, {0, 0, 0, 3, 0, 3, 0, 1}, masked};
     using OutputState = GpuMesh::Impl::OutputState;
     // A continuing segment reads a copy of the output and writes every vertex
     // back: the mesh's blocks hold the undeformed positions, so it does not compact.
-    // A mask may freeze vertices anywhere, so a masked mesh is compacted even in reach.
-    const bool compact = !continuing && compaction && (masked || !boxWithinReach(kernel, mesh.bounds));
+    const bool compact = !continuing && compaction && compactionPays(kernel, mesh.bounds, masked);
     const DeformScratch* scratch = compact ? &mesh.scratch : nullptr;
     // The compacted path writes a culled vertex only with statistics, so the
     // output must equal the input wherever this run does not solve.

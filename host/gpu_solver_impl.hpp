@@ -2,6 +2,7 @@
 #pragma once
 
 #include "chunk_reach.hpp"
+#include "deform_interface.hpp"
 #include "deform_pipeline.hpp"
 #include "deform_recorder.hpp"
 #include "gpu_buffer.hpp"
@@ -49,8 +50,7 @@ struct GpuSolver::Impl {
     Context& context;
     bool compaction = true;
     DeformPipelines pipelines;
-    GpuBuffer tools;        // ToolBlock
-    GpuBuffer noStatistics; // bound when a run asks for no statistics, or has no mask
+    DeformInterface deform; // the tool block and the unused bindings' placeholder
     VkDescriptorPool descriptorPool = VK_NULL_HANDLE;
     VkDescriptorSet descriptorSet = VK_NULL_HANDLE;
     VkCommandPool commandPool = VK_NULL_HANDLE;

@@ -193,11 +193,7 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
         snapshot_ = GpuBuffer(context, snapshotSize,
                               kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                               "the undeformed snapshot", BufferMemory::DeviceLocal);
-        tools_ = GpuBuffer(context, sizeof(ToolBlock),
-                           VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT, "the tool block",
-                           BufferMemory::DeviceLocal);
-        // Bound to deform.comp's statistics and volume-change bindings, which this path never writes.
-        noStatistics_ = GpuBuffer(context, 16, kStorage, "the unused statistics binding", BufferMemory::DeviceLocal);
+        deform_ = DeformInterface(context);
         deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);

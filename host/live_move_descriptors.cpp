@@ -15,12 +15,12 @@ namespace sculptflow {
 void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
     const Context::Impl& ctx = implOf(context_);
     VkDevice device = context_.device();
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * (kDeformBindingCount - 1) + 4 + 4}};
+    // Two deform sets (move and continuous mode), normals (4 buffers) and two restores (2 each).
+    const auto sizes = deformPoolSizes(2, 4 + 2 * 2);
     VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
     poolInfo.maxSets = 5;
-    poolInfo.poolSizeCount = 2;
-    poolInfo.pPoolSizes = sizes;
+    poolInfo.poolSizeCount = uint32_t(sizes.size());
+    poolInfo.pPoolSizes = sizes.data();
     SF_VK_CHECK(ctx.vk.vkCreateDescriptorPool(device, &poolInfo, ctx.allocator, &descriptorPool_));
     auto allocate = [&](VkDescriptorSetLayout layout) {
         VkDescriptorSetAllocateInfo info{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
@@ -53,8 +53,8 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         uint32_t((spans_.front().snapshotOffset + mesh.positions.offset - spans_.front().begin) / 4);
 
     uint32_t maskFloatOffset = 0;
-    const VkDescriptorBufferInfo mask = hasMask_ ? bindStream(mesh.mask, 4, "mask", maskFloatOffset)
-                                                 : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
+    const VkDescriptorBufferInfo mask =
+        hasMask_ ? bindStream(mesh.mask, 4, "mask", maskFloatOffset) : VkDescriptorBufferInfo{};
     const uint32_t maskStride = hasMask_ ? mesh.mask.stride / 4 : 0;
 
     // Move mode reads the snapshot; continuous mode reads the positions it writes,
@@ -72,35 +72,19 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
                     " bytes exceed the device's maxStorageBufferRange; split the mesh");
     const VkDescriptorBufferInfo statistics =
         hasStatistics_ ? VkDescriptorBufferInfo{mesh.statistics, 0, 16 * VkDeviceSize(vertexCount_)}
-                       : VkDescriptorBufferInfo{noStatistics_.handle(), 0, VK_WHOLE_SIZE};
-    VkDescriptorBufferInfo deformBuffers[2][kDeformBindingCount];
-    VkWriteDescriptorSet writes[2 * kDeformBindingCount + 4 + 4];
-    uint32_t writeCount = 0;
-    for (int set = 0; set < 2; ++set) {
-        const VkDescriptorBufferInfo buffers[] = {{tools_.handle(), 0, VK_WHOLE_SIZE},
-                                                  set == 0 ? snapshot : positions,
-                                                  positions,
-                                                  statistics,
-                                                  deformScratch_.buffers()[0],
-                                                  deformScratch_.buffers()[1],
-                                                  deformScratch_.buffers()[2],
-                                                  deformScratch_.buffers()[3],
-                                                  deformScratch_.buffers()[4],
-                                                  mask,
-                                                  {noStatistics_.handle(), 0, VK_WHOLE_SIZE}}; // no volume changes
-        static_assert(std::size(buffers) == kDeformBindingCount);
-        for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
-            deformBuffers[set][i] = buffers[i];
-            VkWriteDescriptorSet& w = writes[writeCount++];
-            w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            w.dstSet = set == 0 ? deformBinding_.set : continuousBinding_.set;
-            w.dstBinding = i;
-            w.descriptorCount = 1;
-            w.descriptorType = i == 0 ? VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            w.pBufferInfo = &deformBuffers[set][i];
-        }
-    }
+                       : VkDescriptorBufferInfo{};
+    DeformBuffers buffers; // no volume changes: placeholders
+    buffers.input = snapshot;
+    buffers.output = positions;
+    buffers.statistics = statistics;
+    buffers.scratch = deformScratch_.buffers();
+    buffers.mask = mask;
+    deform_.write(context_, deformBinding_.set, buffers);
+    buffers.input = positions;
+    deform_.write(context_, continuousBinding_.set, buffers);
 
+    VkWriteDescriptorSet writes[4 + 2 * 2];
+    uint32_t writeCount = 0;
     auto writeStorage = [&](VkDescriptorSet set, uint32_t binding, const VkDescriptorBufferInfo* info) {
         VkWriteDescriptorSet& w = writes[writeCount++];
         w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "chunk_reach.hpp"
+#include "deform_interface.hpp"
 #include "deform_pipeline.hpp"
 #include "deform_recorder.hpp"
 #include "gpu_buffer.hpp"
@@ -104,8 +105,7 @@ struct LiveMove::Impl {
 
     LivePipelines& pipelines_; // the Context's, shared by its LiveMoves
     GpuBuffer snapshot_;
-    GpuBuffer tools_;
-    GpuBuffer noStatistics_;
+    DeformInterface deform_; // the tool block and the unused bindings' placeholder
     GpuBuffer adjacencyStart_;
     GpuBuffer adjacencyPairs_;
     // With staged buffers: the adjacency's host-visible copy, and its two copies

@@ -234,11 +234,7 @@ void LiveMove::Impl::recordRestores(VkCommandBuffer commands) {
 
 void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report) {
     const Context::Impl& ctx = implOf(context_);
-    ToolBlock block{};
-    std::copy(std::begin(kernel_.tools), std::end(kernel_.tools), std::begin(block.tools));
-    ctx.vk.vkCmdUpdateBuffer(commands, tools_.handle(), 0, sizeof(block), &block);
-    memoryBarrier(ctx.vk, commands, kOurStages, kOurWrites, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT,
-                  kComputeAccesses | VK_ACCESS_UNIFORM_READ_BIT);
+    deform_.recordToolUpload(commands, context_, kernel_); // its barrier also orders the snapshot and restores
 
     // Adjacent chunks go in one dispatch. Dispatches writing one buffer are ordered
     // by barriers: their ranges are disjoint, but a descriptor covers the whole mesh.
@@ -254,8 +250,7 @@ void LiveMove::Impl::recordSolve(VkCommandBuffer commands, RecordReport& report)
     const bool continuous = mode_ == MoveMode::Continuous;
     forEachSolvedRun([&](uint32_t first, uint32_t count, const Bounds& bounds) {
         separate();
-        // Compaction only pays where the run holds vertices out of reach, or masked.
-        const bool compact = hasMask_ || !boxWithinReach(kernel_, bounds);
+        const bool compact = compactionPays(kernel_, bounds, hasMask_);
         recordDeform(commands, context_, pipelines_.deform(), kernel_, hasStatistics_,
                      continuous ? continuousBinding_ : deformBinding_, first, count,
                      compact ? &deformScratch_ : nullptr);

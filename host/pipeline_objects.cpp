@@ -18,12 +18,12 @@ VkShaderModule createShaderModule(const Context& context, std::span<const uint32
     return module;
 }
 
-ComputeLayouts createComputeLayouts(const Context& context, std::span<const VkDescriptorType> bindings,
+ComputeLayouts createComputeLayouts(const Context& context, std::span<const HostBinding> bindings,
                                     uint32_t pushBytes) {
     const Context::Impl& ctx = implOf(context);
     std::vector<VkDescriptorSetLayoutBinding> entries(bindings.size());
     for (uint32_t i = 0; i < entries.size(); ++i)
-        entries[i] = {i, bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+        entries[i] = {i, bindings[i].type, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
     VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
     setInfo.bindingCount = uint32_t(entries.size());
     setInfo.pBindings = entries.data();

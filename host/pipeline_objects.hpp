@@ -5,6 +5,7 @@
 #include <span>
 
 #include "context.hpp"
+#include "spirv_bindings.hpp"
 
 namespace sculptflow {
 
@@ -12,14 +13,14 @@ namespace sculptflow {
 VkShaderModule createShaderModule(const Context& context, std::span<const uint32_t> spirv);
 
 // A compute pipeline's layouts: one descriptor per binding (binding i of type
-// bindings[i], compute stage) and one push-constant range of pushBytes.
+// bindings[i].type, compute stage) and one push-constant range of pushBytes.
 struct ComputeLayouts {
     VkDescriptorSetLayout set = VK_NULL_HANDLE;
     VkPipelineLayout pipeline = VK_NULL_HANDLE;
 };
 
 // Creates both, or neither: throws sculptflow::Error with nothing left behind.
-ComputeLayouts createComputeLayouts(const Context& context, std::span<const VkDescriptorType> bindings,
+ComputeLayouts createComputeLayouts(const Context& context, std::span<const HostBinding> bindings,
                                     uint32_t pushBytes);
 
 // What differs between the mesh-drawing pipelines: their shaders, vertex input,

@@ -2,7 +2,6 @@
 #include "vertex_pass_pipeline.hpp"
 
 #include <algorithm>
-#include <array>
 
 #include "context_impl.hpp"
 #include "memory_barrier.hpp"
@@ -17,15 +16,16 @@ VertexPassPipeline::VertexPassPipeline(const Context& context, VertexPass pass) 
     const Context::Impl& ctx = implOf(*context_);
     VkShaderModule module = VK_NULL_HANDLE;
     const bool normals = pass == VertexPass::Normals;
+    const std::span<const HostBinding> host = normals ? std::span<const HostBinding>(kNormalsBindings)
+                                                      : std::span<const HostBinding>(kRestoreBindings);
+    const std::span<const uint32_t> spirv = normals ? std::span<const uint32_t>(k_normals_comp_spirv)
+                                                    : std::span<const uint32_t>(k_restore_comp_spirv);
     try {
-        std::array<VkDescriptorType, 4> bindings;
-        bindings.fill(VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
-        const ComputeLayouts layouts = createComputeLayouts(*context_, std::span(bindings).first(normals ? 4 : 2),
-                                                            sizeof(VertexPassPushConstants));
+        checkShaderBindings(spirv, host, normals ? "normals.comp" : "restore.comp");
+        const ComputeLayouts layouts = createComputeLayouts(*context_, host, sizeof(VertexPassPushConstants));
         setLayout_ = layouts.set;
         layout_ = layouts.pipeline;
-        module = normals ? createShaderModule(*context_, k_normals_comp_spirv)
-                         : createShaderModule(*context_, k_restore_comp_spirv);
+        module = createShaderModule(*context_, spirv);
         VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
         info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
         info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;

@@ -6,13 +6,22 @@
 #include <cstdint>
 
 #include "context.hpp"
+#include "spirv_bindings.hpp"
 
 namespace sculptflow {
 
 enum class VertexPass {
-    Normals, // bindings 0: positions, 1: adjacency start, 2: adjacency pairs, 3: normals
-    Restore, // bindings 0: source (the snapshot), 1: destination (the renderer's stream)
+    Normals, // normals.comp: kNormalsBindings
+    Restore, // restore.comp: kRestoreBindings
 };
+
+// Their bindings (set 0), all storage buffers; each shader is checked against its own when built.
+constexpr HostBinding kNormalsBindings[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "Positions"},
+                                            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "AdjacencyStart"},
+                                            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "AdjacencyPairs"},
+                                            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "Normals"}};
+constexpr HostBinding kRestoreBindings[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "Source"}, // the snapshot
+                                            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "Destination"}}; // the renderer's stream
 
 // Both shaders' push constants: a vertex range and the float offsets/strides of
 // the stream read (positions, or the snapshot) and the stream written.
