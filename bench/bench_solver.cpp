@@ -30,7 +30,6 @@
 namespace sculptflow {
 namespace {
 
-constexpr Method kMethods[] = {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
 constexpr int64_t kSizes[] = {10'000, 100'000};
 // The scaling curve (GPU, bs32): `sculptflow bench`'s default sizes.
 constexpr int64_t kScalingSizes[] = {10'000, 100'000, 1'000'000, 2'000'000, 4'000'000};
@@ -144,12 +143,7 @@ ScalingCase& prepareScaling(const Move& move, Activity activity, int64_t count, 
     if (activity == Activity::Full) {
         vertices = ballAroundTip(move.tools.front(), size_t(count));
     } else {
-        std::vector<double> tolerances;
-        for (Method m : kMethods) {
-            SolverOptions o = options;
-            o.method = m;
-            tolerances.push_back(internalTolerance(o));
-        }
+        const std::vector<double> tolerances = cli::everyMethodsInternalTolerance(move, options);
         vertices = cli::partlyActiveWorkload(move, size_t(count), kActiveFraction,
                                              activity == Activity::Scattered ? cli::Layout::Scattered
                                                                              : cli::Layout::Clustered,
@@ -243,7 +237,7 @@ void cpuBenchmark(benchmark::State& state, Workload workload, Method method, uns
 void registerAll() {
     for (Workload workload : {Workload::Builtin, Workload::Recorded}) {
         const std::string prefix = workload == Workload::Builtin ? "" : "recorded/";
-        for (Method method : kMethods) {
+        for (Method method : allMethods()) {
             const std::string suffix = prefix + std::string(methodName(method));
             auto* gpu = benchmark::RegisterBenchmark(("gpu/" + suffix).c_str(), gpuBenchmark, workload, method);
             gpu->UseManualTime();

@@ -31,6 +31,7 @@
 #include "ground_truth.hpp"
 #include "kernel.hpp"
 #include "kernel_tools.hpp"
+#include "method_table.hpp"
 #include "stroke.hpp"
 
 namespace sculptflow {
@@ -209,8 +210,8 @@ struct ControlOutcome {
 
 ControlOutcome control(const Flow& flow, Method method, Control rule, const dvec3& x0, const dvec3& truth, double tol) {
     const kernel::SolverSettings& k = flow.settings();
-    const bool vertexLimit = method != Method::Bs32;
-    const double order = method == Method::Bs32 ? 2.0 : 4.0;
+    const bool vertexLimit = methodTraits(method).vertexStepLimit;
+    const double order = double(methodTraits(method).estimateOrder);
     ControlOutcome out;
     for (int pass = 0; pass < 2; ++pass) {
         const Control r = pass == 0 ? rule : Control::Kept;

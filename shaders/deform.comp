@@ -42,6 +42,7 @@ layout(constant_id = 9) const uint toolShapes = 0u;
 layout(constant_id = 10) const bool computeVolumeChange = false;
 
 #include "sculptflow/layout.glsl"
+#include "sculptflow/methods.glsl"
 
 bool toolIsAffine(int i) {
     return (affineTools & (1u << uint(i))) != 0u;

@@ -20,6 +20,7 @@ using uint = glm::uint;
 #define SF_OUT(T) T&
 #define SF_INOUT(T) T&
 #include "sculptflow/layout.glsl"
+#include "sculptflow/methods.glsl"
 
 // std140 / std430 and C++ must agree on every offset of the shared structs.
 static_assert(sizeof(Tool) == 96);

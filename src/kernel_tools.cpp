@@ -8,19 +8,11 @@
 #include <string>
 
 #include "error.hpp"
+#include "method_table.hpp"
+#include "tolerance_plan.hpp"
 
 namespace sculptflow {
 namespace {
-
-int kernelMethod(Method method) {
-    switch (method) {
-    case Method::Rk4: return kernel::kMethodRk4;
-    case Method::Rk4Double: return kernel::kMethodRk4Double;
-    case Method::Bs32: return kernel::kMethodBs32;
-    case Method::Dp45: return kernel::kMethodDp45;
-    }
-    throw Error("unknown method");
-}
 
 glm::vec3 toFloat(const glm::dvec3& v) { return glm::vec3(v); }
 
@@ -42,14 +34,14 @@ void validateToolMotion(const ToolMotion& m, size_t index) {
             "must be in [0, 0.5]");
 }
 
-// BS32's worst vertex was set by its first step: a step of h0 = 0.1 passed on an
-// estimate that is not yet asymptotic. Starting at 0.15 of the move's step limit cut
-// the worst error on test0 from 0.085 to 0.062 voxel at the same work, which bought
-// a looser internalTolerance (docs/solver.md). DP45 and RK4 step doubling start
-// at half of each vertex's own step limit (kFirstStepFraction), so h0 does not cap them.
-double firstStep(const SolverOptions& options, double stepLimitFloor, double hMax) {
-    if (options.method == Method::Bs32) return std::min({options.h0, 0.15 * stepLimitFloor, hMax});
-    return options.method == Method::Rk4 ? std::min(options.h0, hMax) : hMax;
+// The method table's first-step rule (methods.glsl says why): a method with a
+// per-vertex limit starts at a share of it in the kernel, so h0 does not cap it;
+// the others start at h0, at most a share of the move's step limit.
+double firstStep(const kernel::MethodTraits& method, const SolverOptions& options, double stepLimitFloor,
+                 double hMax) {
+    if (method.vertexStepLimit) return hMax;
+    const double h = std::min(options.h0, hMax);
+    return method.firstStepOfMoveLimit > 0.0 ? std::min(h, method.firstStepOfMoveLimit * stepLimitFloor) : h;
 }
 
 int kernelKind(ToolKind kind) {
@@ -176,33 +168,8 @@ double toolStepLimit(const Move& move, const SolverOptions& options) {
     return limit;
 }
 
-// Local errors below tol·h per step do not bound the global error: the flow
-// near a Kelvinlet's tip stretches earlier errors. These factors were measured
-// on the recorded strokes and the built-in one (tests/test_accuracy.cpp) so that
-// the worst vertex stays below the requested tolerance with a margin.
-double internalTolerance(const SolverOptions& options) {
-    switch (options.method) {
-    case Method::Bs32: return 0.68 * options.tolerance;
-    case Method::Dp45: return 0.3 * options.tolerance;
-    default: return options.tolerance;
-    }
-}
-
-// BS32 steps a little shorter than asked: at the default safety 0.9 as with 0.85.
-// On the strokes above that cut rejections more than it added steps, and the
-// margin it bought paid for a looser internalTolerance (×0.68, was ×0.6):
-// test0 59.4 evaluations at 0.083 voxel, was 63.1 at 0.079 (docs/solver.md).
 double controllerSafety(const SolverOptions& options) {
-    return options.method == Method::Bs32 ? options.safety * (0.85 / 0.9) : options.safety;
-}
-
-// The bi-Laplacian's field is steeper about the tip than the profiles the factors
-// above were measured on, and stretches early errors more: on test1's left hand
-// bs32 reached 0.100 voxel at tol 0.1, and 0.077 at 0.8 of its internal tolerance.
-double shapeToleranceFactor(const Move& move) {
-    for (const ToolMotion& m : move.tools)
-        if (m.kind == ToolKind::Kelvinlet && m.profile == KelvinletProfile::BiLaplacian) return 0.8;
-    return 1.0;
+    return options.safety * methodTraits(options.method).safetyFactor;
 }
 
 kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
@@ -217,12 +184,12 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
         k.tools[i] = makeKernelTool(move.tools[i]);
     }
     k.toolCount = int(move.tools.size());
+    const kernel::MethodTraits method = methodTraits(options.method);
     // Only methods with a per-vertex limit (usesVertexStepLimit) may step past the move's.
     const double floor = std::max(options.hMin, std::min(options.hMax, toolStepLimit(move, options)));
-    const bool vertexLimit = options.method == Method::Dp45 || options.method == Method::Rk4Double;
-    const double hMax = vertexLimit ? std::max(options.hMin, options.hMax) : floor;
-    k.settings.tolerance = float(internalTolerance(options) * shapeToleranceFactor(move));
-    k.settings.h0 = float(firstStep(options, floor, hMax));
+    const double hMax = method.vertexStepLimit ? std::max(options.hMin, options.hMax) : floor;
+    k.settings.tolerance = float(internalTolerance(move, options));
+    k.settings.h0 = float(firstStep(method, options, floor, hMax));
     k.settings.hMin = float(options.hMin);
     k.settings.hMax = float(hMax);
     k.settings.stepLimitFloor = float(floor);
@@ -231,7 +198,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.shrinkMin = float(options.shrinkMin);
     k.settings.growMax = float(options.growMax);
     k.settings.fixedSteps = options.fixedSteps;
-    k.solverMethod = kernelMethod(options.method);
+    k.solverMethod = int(options.method); // the table's row
     k.solverMaxIterations = options.maxIterations;
     k.computeVolumeChange = options.volumeChange;
     if (options.volumeChange) {

@@ -13,11 +13,8 @@ kernel::Tool makeKernelTool(const ToolMotion& motion);
 // The step limit that maxToolMotionPerStep sets for these tools (1 when none applies).
 double toolStepLimit(const Move& move, const SolverOptions& options);
 
-// The tolerance the kernel works to for a requested one: calibrated per method so
-// that the final error stays within the request (see kernel_tools.cpp).
-double internalTolerance(const SolverOptions& options);
-
-// The step controller's safety factor for a requested one, calibrated with it.
+// The step controller's safety factor for a requested one: the method table's
+// calibration (the tolerance's is the planner's, tolerance_plan.hpp).
 double controllerSafety(const SolverOptions& options);
 
 // The kernel state for one dispatch: tools, settings, method and attempt budget.

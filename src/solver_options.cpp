@@ -5,6 +5,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "method_table.hpp"
 
 namespace sculptflow {
 namespace {
@@ -21,7 +22,7 @@ bool positiveFinite(double v) { return std::isfinite(v) && v > 0.0; }
 
 SolverOptions segmentOptions(const SolverOptions& options, size_t segments) {
     SolverOptions segment = options;
-    segment.tolerance = options.tolerance / double(std::max<size_t>(segments, 1));
+    segment.tolerance = segmentTolerance(options.tolerance, segments);
     return segment;
 }
 
@@ -40,27 +41,46 @@ void validateSolverOptions(const SolverOptions& o) {
     require(o.fixedSteps >= 1 && o.fixedSteps <= 1 << 16, "fixedSteps", "must be in [1, 65536]");
 }
 
+kernel::MethodTraits methodTraits(Method method) {
+    const int row = int(method);
+    if (row < 0 || row >= kernel::kMethodCount) throw Error("unknown method " + std::to_string(row));
+    return kernel::methodTraits(row);
+}
+
 std::string_view methodName(Method method) {
-    switch (method) {
-    case Method::Rk4: return "rk4";
-    case Method::Rk4Double: return "rk4dbl";
-    case Method::Bs32: return "bs32";
-    case Method::Dp45: return "dp45";
-    }
-    return "unknown";
+    const int row = int(method);
+    return row >= 0 && row < kernel::kMethodCount ? kernel::methodTraits(row).name : "unknown";
 }
 
 std::optional<Method> parseMethod(std::string_view name) {
-    for (Method m : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45})
+    for (Method m : allMethods())
         if (methodName(m) == name) return m;
     return std::nullopt;
 }
 
+std::vector<Method> allMethods(bool adaptiveOnly) {
+    std::vector<Method> methods;
+    for (int row = 0; row < kernel::kMethodCount; ++row)
+        if (!adaptiveOnly || kernel::methodTraits(row).adaptive) methods.push_back(Method(row));
+    return methods;
+}
+
+bool isAdaptive(Method method) { return methodTraits(method).adaptive; }
+
+std::string methodNameList(bool adaptiveOnly) {
+    const std::vector<Method> methods = allMethods(adaptiveOnly);
+    std::string list;
+    for (size_t i = 0; i < methods.size(); ++i) {
+        if (i > 0) list += i + 1 == methods.size() ? " or " : ", ";
+        list += methodName(methods[i]);
+    }
+    return list;
+}
+
+// An attempt costs its evaluations, and one more for the next k1 unless it is FSAL.
 long worstCaseEvaluations(const SolverOptions& options, int segments) {
-    int stages = 4;
-    if (options.method == Method::Rk4Double) stages = 11;
-    if (options.method == Method::Bs32) stages = 3;
-    if (options.method == Method::Dp45) stages = 6;
+    const kernel::MethodTraits traits = methodTraits(options.method);
+    const int stages = traits.evaluations + (traits.fsal ? 0 : 1);
     return long(options.maxIterations) * stages + 4L * segments;
 }
 

@@ -37,13 +37,7 @@ void runBench(const std::vector<std::string>& args) {
 using test::readJson;
 
 std::vector<double> internalTolerances() {
-    std::vector<double> out;
-    for (Method m : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45}) {
-        SolverOptions o;
-        o.method = m;
-        out.push_back(internalTolerance(o));
-    }
-    return out;
+    return cli::everyMethodsInternalTolerance(moveToolMotion(defaultStroke()), {});
 }
 
 TEST(Bench, FlopsPerEvaluationAreTheHandCountPerTool) {

@@ -215,6 +215,8 @@ TEST_F(CliModes, ContinuousBuiltInCaseWritesPerSegmentStatistics) {
     expectRunStatistics(j, "continuous", segments, 10242);
     EXPECT_EQ(j["tolerance"]["stroke"], 0.1);
     EXPECT_NEAR(j["tolerance"]["segment"].get<double>(), 0.1 / double(segments), 1e-15);
+    // What the kernel worked to: bs32's calibration (×0.68, methods.glsl) of the segment's.
+    EXPECT_NEAR(j["tolerance"]["internal"].get<double>(), 0.68 * 0.1 / double(segments), 1e-15);
     EXPECT_EQ(j["tools"], 1);
     EXPECT_TRUE(j["symmetry"].is_null());
     EXPECT_TRUE(j["mask"].is_null());

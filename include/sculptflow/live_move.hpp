@@ -63,7 +63,7 @@ struct RendererMesh {
 
 // Continuous mode's default tolerance for one frame's segment, in voxels: a
 // stroke of 100 frames stays within the default 0.1 voxel (spec §2).
-inline constexpr double kDefaultSegmentTolerance = 1e-3;
+inline constexpr double kDefaultSegmentTolerance = segmentTolerance(SolverOptions{}.tolerance, 100);
 
 struct LiveMoveOptions {
     SolverOptions solver;

@@ -3,11 +3,16 @@
 
 #include "export.hpp"
 
+#include <cstddef>
 #include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 namespace sculptflow {
 
+// The rows of the method table (shaders/sculptflow/methods.glsl), in its order:
+// what each method is, its name and its calibrations are held there once.
 enum class Method { Rk4, Rk4Double, Bs32, Dp45 };
 
 // Defaults follow the spec: tolerance 0.1 voxel, h0 0.1, h_min 1e-3, h_max 1.
@@ -35,12 +40,25 @@ struct SolverOptions {
 // Throws sculptflow::Error naming the first invalid parameter.
 SCULPTFLOW_API void validateSolverOptions(const SolverOptions& options);
 
-// Continuous mode holds a stroke of `segments` segments to options.tolerance by
-// solving each at options.tolerance / segments (spec §2).
+// Continuous mode holds a stroke of `segments` segments to `tolerance` voxels by
+// solving each to an equal share (spec §2). The one place this split is written
+// (the tolerance planner, src/tolerance_plan.hpp, builds on it).
+constexpr double segmentTolerance(double tolerance, size_t segments) {
+    return tolerance / double(segments > 1 ? segments : 1);
+}
+
+// options with the tolerance of each of `segments` segments.
 SCULPTFLOW_API SolverOptions segmentOptions(const SolverOptions& options, size_t segments);
 
-SCULPTFLOW_API std::string_view methodName(Method method); // "rk4", "rk4dbl", "bs32", "dp45"
+SCULPTFLOW_API std::string_view methodName(Method method); // "rk4", "rk4dbl", "bs32", "dp45", ...
 SCULPTFLOW_API std::optional<Method> parseMethod(std::string_view name);
+
+// Every method, in the table's order; adaptiveOnly leaves out the fixed-step ones.
+SCULPTFLOW_API std::vector<Method> allMethods(bool adaptiveOnly = false);
+// False for a fixed-step method (rk4): it takes SolverOptions::fixedSteps, not the tolerance.
+SCULPTFLOW_API bool isAdaptive(Method method);
+// Their names for messages: "rk4, rk4dbl, bs32 or dp45".
+SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 
 // Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
 // maxIterations × stages + 4 per segment, one segment per distinct tool end.

@@ -15,18 +15,18 @@ float nextStepSize(float h, float error, bool accepted) {
     if (!(error < kHugeError)) {
         factor = settings.shrinkMin;
     } else if (error > 0.0f) {
-        factor = settings.safety * pow(settings.tolerance * h / error, 1.0f / errorOrder(solverMethod));
+        factor = settings.safety * pow(settings.tolerance * h / error, 1.0f / methodTraits(solverMethod).estimateOrder);
     }
     float growLimit = accepted ? settings.growMax : 1.0f;
     factor = clamp(factor, settings.shrinkMin, growLimit);
     return clamp(h * factor, settings.hMin, settings.hMax);
 }
 
-// BS32's work is set by its tolerance, not by a step limit: the per-vertex limit
-// left its evaluations unchanged (docs/solver.md), so it keeps the whole move's
-// limit (hMax) and pays nothing per attempt. Fixed per pipeline.
+// The method table's choice (BS32's work is set by its tolerance, not by a step
+// limit: the per-vertex limit left its evaluations unchanged, docs/solver.md, so
+// it keeps the whole move's limit, hMax, and pays nothing per attempt). Fixed per pipeline.
 bool usesVertexStepLimit() {
-    return solverMethod == kMethodDp45 || solverMethod == kMethodRk4Double;
+    return methodTraits(solverMethod).vertexStepLimit;
 }
 
 // The longest step this vertex may take from x at s, where k1 = v(x, s). Embedded

@@ -68,10 +68,11 @@ VertexResult integrateVertex(vec3 x0) {
         k1 = velocity(x, s, mask);
         result.evaluations += 1u;
     }
-    bool fixedStepMethod = solverMethod == kMethodRk4;
+    MethodTraits method = methodTraits(solverMethod);
+    bool fixedStepMethod = !method.adaptive;
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
                          : clamp(settings.h0, settings.hMin, settings.hMax);
-    if (usesVertexStepLimit() && running) h = min(h, max(kFirstStepFraction * stepLimit(x, s, k1), settings.hMin));
+    if (usesVertexStepLimit() && running) h = min(h, max(method.firstStepOfVertexLimit * stepLimit(x, s, k1), settings.hMin));
 
     // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
     for (int attempt = 0; attempt < solverMaxIterations && running; ++attempt) {
@@ -80,7 +81,7 @@ VertexResult integrateVertex(vec3 x0) {
         bool reachesEnd = stepReachesEnd(h, remaining);
         float hStep = reachesEnd ? remaining : h;
         StepResult step = attemptStep(solverMethod, x, s, hStep, k1, mask);
-        result.evaluations += step.evaluations;
+        result.evaluations += uint(method.evaluations);
         bool finiteStep = allFinite(step.y);
         float error = finiteStep ? step.error : kHugeError;
         bool withinTolerance = stepWithinTolerance(error, hStep, settings.tolerance);
@@ -95,7 +96,7 @@ VertexResult integrateVertex(vec3 x0) {
                 phaseStart = segmentEnd;
             } else if (computeVolumeChange && !breakpoints) {
                 vec3 kEnd = step.kEnd;
-                if (!step.fsal) {
+                if (!method.fsal) {
                     kEnd = velocity(step.y, s + hStep, mask);
                     result.evaluations += 1u;
                 }
@@ -108,7 +109,7 @@ VertexResult integrateVertex(vec3 x0) {
                 if (fixedStepMethod) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
             }
             // The field jumps at a breakpoint, so k1 is evaluated afresh there.
-            if (running && (!step.fsal || (breakpoints && reachesEnd))) {
+            if (running && (!method.fsal || (breakpoints && reachesEnd))) {
                 k1 = velocity(x, s, mask);
                 result.evaluations += 1u;
             } else {
@@ -129,7 +130,7 @@ VertexResult integrateVertex(vec3 x0) {
     for (int segment = 0; segment < toolCount && running; ++segment) {
         result.flags |= kFlagIterationCap;
         StepResult step = stepRk4(x, s, segmentEnd - s, k1, mask);
-        result.evaluations += step.evaluations;
+        result.evaluations += uint(methodTraits(kMethodRk4).evaluations);
         if (computeVolumeChange && breakpoints) {
             jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
             phaseStart = segmentEnd;

@@ -32,11 +32,6 @@ const int kFalloffSharp = 3;    // u²
 // The steepest slope dw/du of the four falloffs (sharp's, at u = 1).
 const float kFalloffMaxSlope = 2.0f;
 
-const int kMethodRk4 = 0;       // classic RK4, fixed steps
-const int kMethodRk4Double = 1; // step doubling with RK4, Richardson-extrapolated
-const int kMethodBs32 = 2;      // Bogacki–Shampine 3(2), FSAL
-const int kMethodDp45 = 3;      // Dormand–Prince 5(4), FSAL
-
 // Per-vertex flag bits (spec §4).
 const uint kFlagMinStepClamped = 1u; // a step at h_min was accepted over tolerance
 const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished with RK4
@@ -54,10 +49,6 @@ const float kTriScaleThirdWeight = 1.0f / 1.21f;
 
 // Stands for an error estimate that is not finite: the controller then shrinks.
 const float kHugeError = 3.0e38f;
-
-// With a step limit per vertex (dp45, rk4dbl), the first step is at most this
-// fraction of it: starting at the whole limit gave dp45 0.128 voxel on test0.
-const float kFirstStepFraction = 0.5f;
 
 // Culled vertices move less than tolerance × this (spec §4, item 5).
 const float kCullFraction = 0.1f;

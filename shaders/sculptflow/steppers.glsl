@@ -1,14 +1,13 @@
 // One Runge–Kutta step of each method, with its error estimate (spec §4).
 //
 // Every stepper takes k1 = v(y, s) from the caller, so that a rejected attempt
-// and an FSAL method reuse it. Needs field.glsl.
+// and an FSAL method reuse it. How many evaluations a step makes, and whether its
+// last is the next k1 (FSAL), is the method table's (methods.glsl). Needs field.glsl.
 
 struct StepResult {
-    vec3 y;           // the advanced state: the higher-order solution (local extrapolation)
-    float error;      // |error estimate| in voxels
-    vec3 kEnd;        // v(y, s + h), when fsal is true
-    bool fsal;        // kEnd is valid and can be the next step's k1
-    uint evaluations; // evaluations made by this step (k1 not included)
+    vec3 y;      // the advanced state: the higher-order solution (local extrapolation)
+    float error; // |error estimate| in voxels
+    vec3 kEnd;   // v(y, s + h), for an FSAL method
 };
 
 // Classic RK4's increment y(s + h) − y(s): three evaluations.
@@ -25,8 +24,6 @@ StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.y = y + rk4Increment(y, s, h, k1, mask);
     r.error = 0.0f;
     r.kEnd = vec3(0.0f);
-    r.fsal = false;
-    r.evaluations = 3u;
     return r;
 }
 
@@ -47,8 +44,6 @@ StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.y = y + (halves + diff);
     r.error = length(diff);
     r.kEnd = vec3(0.0f);
-    r.fsal = false;
-    r.evaluations = 10u;
     return r;
 }
 
@@ -64,8 +59,6 @@ StepResult stepBs32(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.y = y3;
     r.error = h * length(e);
     r.kEnd = k4;
-    r.fsal = true;
-    r.evaluations = 3u;
     return r;
 }
 
@@ -92,8 +85,6 @@ StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.y = y5;
     r.error = h * length(e);
     r.kEnd = k7;
-    r.fsal = true;
-    r.evaluations = 6u;
     return r;
 }
 
@@ -102,10 +93,4 @@ StepResult attemptStep(int method, vec3 y, float s, float h, vec3 k1, uint mask)
     if (method == kMethodDp45) return stepDp45(y, s, h, k1, mask);
     if (method == kMethodBs32) return stepBs32(y, s, h, k1, mask);
     return stepRk4(y, s, h, k1, mask);
-}
-
-// Order q of each method's error estimate per unit step: err/h ∝ h^q.
-float errorOrder(int method) {
-    if (method == kMethodBs32) return 2.0f;
-    return 4.0f;
 }

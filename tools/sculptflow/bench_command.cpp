@@ -43,7 +43,7 @@ bool isCpuDevice(const std::string& device) {
 struct BenchArgs {
     MoveInputArgs inputs;
     bool quick = false;
-    std::vector<std::string> methods{"rk4", "rk4dbl", "bs32", "dp45"};
+    std::vector<std::string> methods = methodChoices();
     std::vector<size_t> methodSizes;  // default {100000}; quick {2000}
     std::vector<size_t> sizes;        // scaling; default 10k … 4M; quick {2000, 40000}
     std::string scalingMethod = "bs32";
@@ -202,12 +202,7 @@ void runScaling(Session& s, const std::vector<size_t>& sizes) {
         layouts.push_back(name == "clustered" ? Layout::Clustered : Layout::Scattered);
     SolverOptions options;
     options.method = *parseMethod(args.scalingMethod);
-    std::vector<double> cullTolerances;
-    for (Method m : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45}) {
-        SolverOptions o = options;
-        o.method = m;
-        cullTolerances.push_back(internalTolerance(o));
-    }
+    const std::vector<double> cullTolerances = everyMethodsInternalTolerance(s.in.move, options);
     std::printf("\n[scaling] %s, %g%% and %g%% active\n", args.scalingMethod.c_str(), 100.0,
                 100.0 * args.activeFraction);
     std::vector<size_t> rows;
@@ -446,7 +441,7 @@ void addBenchCommand(CLI::App& app) {
                   "Small sizes (methods 2000, scaling 2000 and 40000, key 20000, 64 probes, sweep 500 vertices)");
     cmd->add_option("--methods", args->methods, "Methods to measure, comma-separated")
         ->delimiter(',')
-        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
+        ->check(CLI::IsMember(methodChoices()))
         ->capture_default_str();
     cmd->add_option("--method-sizes", args->methodSizes, "Vertex counts of the per-method table (default 100000)")
         ->delimiter(',')
@@ -456,7 +451,7 @@ void addBenchCommand(CLI::App& app) {
         ->delimiter(',')
         ->check(CLI::Range(size_t(1), kMostVertices));
     cmd->add_option("--scaling-method", args->scalingMethod, "Method of the scaling curve")
-        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
+        ->check(CLI::IsMember(methodChoices()))
         ->capture_default_str();
     cmd->add_option("--scaling-backends", args->scalingBackends, "Backends of the scaling curve: gpu, cpu1, cpuN")
         ->delimiter(',')

@@ -69,6 +69,12 @@ DeformResult deformOnCpu(const MoveInputs& in, const SolverOptions& options, int
             "cpu reference, " + std::to_string(used) + " thread(s)"};
 }
 
+// `internal` is what the kernel's step control worked to in each segment (the
+// method's calibration of `segment`).
+nlohmann::json toleranceJson(const TolerancePlan& plan) {
+    return {{"stroke", plan.stroke}, {"segment", plan.segment}, {"internal", plan.internal}};
+}
+
 nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, const DeformResult& d, bool gpu) {
     const SolveReport& r = d.solution.report;
     nlohmann::json json = {
@@ -79,7 +85,7 @@ nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, con
         {gpu ? "gpu_ms" : "cpu_ms", d.solution.milliseconds},
         {"device", d.device},
         {"method", std::string(methodName(options.method))},
-        {"tolerance", {{"stroke", options.tolerance}, {"segment", segmentTolerance(in.run(), options)}}},
+        {"tolerance", toleranceJson(tolerancePlan(in.run(), options))},
         {"volume_change", nullptr}, // null: not asked for
         {"gpu_setup", d.gpuSetup},  // null on the CPU
     };
@@ -106,7 +112,7 @@ void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResu
                 args.tolerance, in.stroke.voxelSize);
     if (in.mode == MoveMode::Continuous)
         std::printf("continuous mode: %zu segments at tol %.3g voxel each\n", in.segments.size(),
-                    args.tolerance / double(in.segments.size()));
+                    segmentTolerance(args.tolerance, in.segments.size()));
     std::printf("evaluations per vertex%s: mean %.1f, max %u; steps accepted %llu, rejected %llu\n",
                 in.segments.size() > 1 ? " (whole run, summed over segments)" : "", r.meanEvaluations(),
                 maxRunEvaluations(result.solution.statistics), (unsigned long long)r.acceptedSteps,

@@ -122,11 +122,17 @@ ContextOptions gpuContextOptions(const MoveInputArgs& args) {
     return options;
 }
 
+std::vector<std::string> methodChoices() {
+    std::vector<std::string> names;
+    for (Method m : allMethods()) names.emplace_back(methodName(m));
+    return names;
+}
+
 void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, const std::string& note) {
     command.add_option("--method", method,
-                       "Adaptive: bs32, dp45 or rk4dbl, held to --tol; fixed-step: rk4" +
+                       "Adaptive: " + methodNameList(true) + ", held to --tol; fixed-step: rk4" +
                            (note.empty() ? "" : " (" + note + ")"))
-        ->check(CLI::IsMember({"rk4", "rk4dbl", "bs32", "dp45"}))
+        ->check(CLI::IsMember(methodChoices()))
         ->capture_default_str();
     command.add_option("--tol", tolerance, "Tolerance in voxels (the adaptive methods')")
         ->check(positiveNumber())
@@ -146,13 +152,13 @@ SolverOptions methodOptions(const std::string& method, double tolerance, std::op
                             const MoveInputs& in) {
     SolverOptions options;
     const std::optional<Method> parsed = parseMethod(method);
-    if (!parsed) throw Error("--method " + method + ": expected rk4, rk4dbl, bs32 or dp45");
+    if (!parsed) throw Error("--method " + method + ": expected " + methodNameList());
     options.method = *parsed;
     options.tolerance = tolerance;
     if (options.method == Method::Rk4 && !steps)
         throw Error("--method rk4 takes fixed steps without error control, so --tol cannot hold it: give "
-                    "--steps N (N fixed steps over the move), or use an adaptive method held to --tol: bs32, "
-                    "dp45 or rk4dbl");
+                    "--steps N (N fixed steps over the move), or use an adaptive method held to --tol: " +
+                    methodNameList(true));
     if (options.method != Method::Rk4 && steps)
         throw Error("--steps " + std::to_string(*steps) + ": fixed steps are for --method rk4; " + method +
                     " chooses its own steps to meet --tol");

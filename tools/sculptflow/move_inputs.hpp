@@ -62,7 +62,10 @@ void addMoveModeOptions(CLI::App& command, MoveInputArgs& args);
 // apply, and --pipeline-cache.
 ContextOptions gpuContextOptions(const MoveInputArgs& args);
 
-// Adds --method (rk4|rk4dbl|bs32|dp45; `note` is appended to its help), --tol and
+// The method table's names: --method's choices.
+std::vector<std::string> methodChoices();
+
+// Adds --method (one of methodChoices(); `note` is appended to its help), --tol and
 // --steps (rk4's fixed step count).
 void addMethodOptions(CLI::App& command, std::string& method, double& tolerance, std::optional<int>& steps,
                       const std::string& note = "");

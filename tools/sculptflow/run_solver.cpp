@@ -22,8 +22,9 @@ void requireSegments(const MoveRun& run) {
 
 } // namespace
 
-double segmentTolerance(const MoveRun& run, const SolverOptions& options) {
-    return run.mode == MoveMode::Continuous ? options.tolerance / double(run.segments.size()) : options.tolerance;
+TolerancePlan tolerancePlan(const MoveRun& run, const SolverOptions& options) {
+    requireSegments(run);
+    return planTolerance(run.segments.front(), options, run.mode == MoveMode::Continuous ? run.segments.size() : 1);
 }
 
 RunSolution solveRunOnGpu(GpuSolver& solver, const MoveRun& run, const SolverOptions& options) {

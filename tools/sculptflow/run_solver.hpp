@@ -9,6 +9,7 @@
 #include "cpu_solver.hpp"
 #include "gpu_solver.hpp"
 #include "move_inputs.hpp"
+#include "tolerance_plan.hpp"
 
 namespace sculptflow::cli {
 
@@ -26,7 +27,7 @@ struct RunSolution {
 RunSolution solveRunOnGpu(GpuSolver& solver, const MoveRun& run, const SolverOptions& options);
 RunSolution solveRunOnCpu(const MoveRun& run, const SolverOptions& options, unsigned threads = 0);
 
-// The tolerance each segment is solved to.
-double segmentTolerance(const MoveRun& run, const SolverOptions& options);
+// The run's tolerances: the stroke's, each segment's and the kernel's.
+TolerancePlan tolerancePlan(const MoveRun& run, const SolverOptions& options);
 
 } // namespace sculptflow::cli

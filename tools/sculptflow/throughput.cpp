@@ -19,6 +19,7 @@
 #include "error.hpp"
 #include "kernel.hpp"
 #include "kernel_tools.hpp"
+#include "tolerance_plan.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -73,7 +74,7 @@ BenchRecord startRecord(const MeasureContext& context, const Workload& workload,
     r.workload = workload.name;
     r.method = options.method;
     r.tolerance = options.tolerance;
-    r.fixedSteps = options.method == Method::Rk4 ? options.fixedSteps : 0;
+    r.fixedSteps = !isAdaptive(options.method) ? options.fixedSteps : 0;
     r.backend = backend;
     r.vertices = workload.vertices.size();
     r.flopsPerEval = flopsPerEvaluation(*context.move);
@@ -186,6 +187,16 @@ Workload sphereWorkload(const Move& move, size_t count, size_t probeCount) {
     w.activeVertices = count;
     for (size_t k = 0; k < std::min(probeCount, count); ++k) w.probes.push_back(uint32_t(k));
     return w;
+}
+
+std::vector<double> everyMethodsInternalTolerance(const Move& move, const SolverOptions& options) {
+    std::vector<double> tolerances;
+    for (Method m : allMethods()) {
+        SolverOptions o = options;
+        o.method = m;
+        tolerances.push_back(internalTolerance(move, o));
+    }
+    return tolerances;
 }
 
 Workload partlyActiveWorkload(const Move& move, size_t count, double activeFraction, Layout layout,

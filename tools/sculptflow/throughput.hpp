@@ -116,6 +116,10 @@ Workload sphereWorkload(const Move& move, size_t count, size_t probeCount);
 Workload partlyActiveWorkload(const Move& move, size_t count, double activeFraction, Layout layout,
                               size_t probeCount, const std::vector<double>& cullTolerances);
 
+// The kernel's internal tolerance on `move` for each method at options.tolerance:
+// partlyActiveWorkload's cullTolerances, so that its culled vertices are culled by all.
+std::vector<double> everyMethodsInternalTolerance(const Move& move, const SolverOptions& options);
+
 // The double ground truth of the probes: the ball's first `count` points, or the
 // given ones (a workload's vertices at its probe indices, in order).
 struct TruthProbes {

@@ -34,7 +34,7 @@ SolverOptions readTuningParams(const std::filesystem::path& path, SolverOptions 
         };
         if (key == "method") {
             auto method = value.is_string() ? parseMethod(value.get<std::string>()) : std::nullopt;
-            if (!method) throw Error(path.string() + ": method: expected rk4, rk4dbl, bs32 or dp45");
+            if (!method) throw Error(path.string() + ": method: expected " + methodNameList());
             options.method = *method;
         } else if (key == "tol") options.tolerance = number();
         else if (key == "h0") options.h0 = number();
@@ -64,7 +64,7 @@ SolverOptions readTuningParams(const std::filesystem::path& path, SolverOptions 
     const std::string file = path.string() + ": ";
     if (options.method == Method::Rk4 && !stepsGiven && (stepsRequired || before != Method::Rk4))
         throw Error(file + "method rk4 takes fixed steps without error control: give fixed_steps (or --steps), "
-                           "or an adaptive method held to tol: bs32, dp45 or rk4dbl");
+                           "or an adaptive method held to tol: " + methodNameList(true));
     if (options.method != Method::Rk4 && stepsGiven)
         throw Error(file + "fixed_steps is for method rk4; " + std::string(methodName(options.method)) +
                     " chooses its own steps to meet tol");

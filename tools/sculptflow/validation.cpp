@@ -176,7 +176,7 @@ ValidationReport validateRun(GpuSolver& solver, const MoveRun& run, const Solver
     report.tolerance = options.tolerance;
     report.mode = run.mode;
     report.segments = run.segments.size();
-    report.segmentTolerance = segmentTolerance(run, options);
+    report.segmentTolerance = tolerancePlan(run, options).segment;
     report.vertices = run.start.size();
     report.cpuThreads = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
     // At most one integration segment per tool (docs/solver.md, "Termination and cost"),

@@ -28,7 +28,7 @@ PrecisionPoint measurePoint(const Move& move, std::span<const glm::vec3> start, 
     p.seconds = secondsSince(begin);
     p.method = options.method;
     p.tolerance = options.tolerance;
-    p.fixedSteps = options.method == Method::Rk4 ? options.fixedSteps : 0;
+    p.fixedSteps = !isAdaptive(options.method) ? options.fixedSteps : 0;
     p.meanEvaluations = solution.report.meanEvaluations();
     p.minStepClamped = solution.report.minStepClamped;
     p.iterationCap = solution.report.iterationCap;
@@ -48,7 +48,7 @@ PrecisionPoint measurePoint(const Move& move, std::span<const glm::vec3> start, 
 
 std::string parameterText(const PrecisionPoint& p) {
     char buffer[32];
-    if (p.method == Method::Rk4)
+    if (!isAdaptive(p.method))
         std::snprintf(buffer, sizeof buffer, "%d step%s", p.fixedSteps, p.fixedSteps == 1 ? "" : "s");
     else
         std::snprintf(buffer, sizeof buffer, "tol %g", p.tolerance);
@@ -73,7 +73,7 @@ WorkPrecision sweepWorkPrecision(const Move& move, std::span<const glm::vec3> st
         SolverOptions solver;
         solver.method = method;
         solver.maxIterations = options.maxIterations;
-        if (method == Method::Rk4) {
+        if (!isAdaptive(method)) {
             for (int steps : options.fixedSteps) {
                 solver.fixedSteps = steps;
                 sweep.points.push_back(measurePoint(move, start, truth, solver, options.threads));
@@ -125,7 +125,7 @@ nlohmann::json workPrecisionJson(const WorkPrecision& sweep) {
             {"flags", {{"min_step_clamped", p.minStepClamped}, {"iteration_cap", p.iterationCap},
                        {"non_finite", p.nonFinite}, {"culled", p.culled}}},
         };
-        if (p.method == Method::Rk4)
+        if (!isAdaptive(p.method))
             point["fixed_steps"] = p.fixedSteps;
         else
             point["tolerance_voxels"] = p.tolerance;

@@ -17,7 +17,7 @@
 namespace sculptflow::cli {
 
 struct WorkPrecisionOptions {
-    std::vector<Method> methods{Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
+    std::vector<Method> methods = allMethods();
     std::vector<double> tolerances{1.0, 0.3, 0.1, 0.03, 0.01, 0.003}; // voxels; adaptive methods
     std::vector<int> fixedSteps{1, 2, 4, 8, 16, 32};                   // rk4
     int maxIterations = 512; // high enough that the tight tolerances are not capped

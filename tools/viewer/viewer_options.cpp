@@ -17,7 +17,7 @@ uint32_t dragFrames(const ViewerOptions& options) {
 SolverOptions solverOptions(const ViewerOptions& options) {
     SolverOptions solver;
     const auto method = parseMethod(options.method);
-    if (!method) throw Error("--method: '" + options.method + "' is not rk4, rk4dbl, bs32 or dp45");
+    if (!method) throw Error("--method: '" + options.method + "' is not " + methodNameList());
     solver.method = *method;
     solver.tolerance = options.tolerance;
     validateSolverOptions(solver);

@@ -1,0 +1,13 @@
+// The method table (shaders/sculptflow/methods.glsl) looked up by the public Method.
+#pragma once
+
+#include "kernel.hpp"
+#include "solver_options.hpp"
+
+namespace sculptflow {
+
+// The method's row, which is also its kernel id (kMethod*). Throws sculptflow::Error
+// for a value outside the table.
+kernel::MethodTraits methodTraits(Method method);
+
+} // namespace sculptflow
