@@ -91,8 +91,9 @@ public:
     bool compaction() const;
 
     // Runs another build of deform.comp from now on (hot reload; see
-    // ShaderReloader). Takes effect between runs; on failure the old one stays
-    // and this throws sculptflow::Error.
+    // ShaderReloader). Takes effect between runs. A shader whose bindings differ
+    // from the library's (number, set, type, count or block name) is refused like
+    // one that fails to build: the old one stays and this throws sculptflow::Error.
     void useShader(std::span<const uint32_t> spirv);
 
     struct Impl; // the library's side, opaque to callers
