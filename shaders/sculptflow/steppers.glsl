@@ -88,9 +88,40 @@ StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
     return r;
 }
 
+// Tsitouras 5(4) (Ch. Tsitouras, "Runge–Kutta pairs of order 5(4) satisfying only
+// the first column simplifying assumption", Comput. Math. Appl. 62 (2011), Table 1),
+// first same as last: its fifth-order weights are the seventh stage's row, so k7
+// is v(y5, s + h) and the next step's k1. Smaller error constants than
+// Dormand–Prince at the same six evaluations per step.
+StepResult stepTsit5(vec3 y, float s, float h, vec3 k1, uint mask) {
+    vec3 k2 = velocity(y + h * (0.161f * k1), s + 0.161f * h, mask);
+    vec3 k3 = velocity(y + h * (-0.008480655492356989f * k1 + 0.335480655492357f * k2), s + 0.327f * h, mask);
+    vec3 k4 = velocity(y + h * (2.897153057105493f * k1 - 6.359448489975075f * k2 + 4.3622954328695815f * k3),
+                       s + 0.9f * h, mask);
+    vec3 k5 = velocity(y + h * (5.325864828439257f * k1 - 11.748883564062828f * k2 + 7.4955393428898365f * k3
+                                - 0.09249506636175525f * k4),
+                       s + 0.9800255409045097f * h, mask);
+    vec3 k6 = velocity(y + h * (5.86145544294642f * k1 - 12.92096931784711f * k2 + 8.159367898576159f * k3
+                                - 0.071584973281401f * k4 - 0.028269050394068383f * k5),
+                       s + h, mask);
+    vec3 y5 = y + h * (0.09646076681806523f * k1 + 0.01f * k2 + 0.4798896504144996f * k3
+                       + 1.379008574103742f * k4 - 3.290069515436081f * k5 + 2.324710524099774f * k6);
+    vec3 k7 = velocity(y5, s + h, mask);
+    // y5 − y4: the fifth-order weights minus the embedded fourth-order ones.
+    vec3 e = -0.00178001105222577714f * k1 - 0.0008164344596567469f * k2 + 0.007880878010261995f * k3
+           - 0.1447110071732629f * k4 + 0.5823571654525552f * k5 - 0.45808210592918697f * k6
+           + (1.0f / 66.0f) * k7;
+    StepResult r;
+    r.y = y5;
+    r.error = h * length(e);
+    r.kEnd = k7;
+    return r;
+}
+
 StepResult attemptStep(int method, vec3 y, float s, float h, vec3 k1, uint mask) {
     if (method == kMethodRk4Double) return stepRk4Double(y, s, h, k1, mask);
     if (method == kMethodDp45) return stepDp45(y, s, h, k1, mask);
     if (method == kMethodBs32) return stepBs32(y, s, h, k1, mask);
+    if (method == kMethodTsit5) return stepTsit5(y, s, h, k1, mask);
     return stepRk4(y, s, h, k1, mask);
 }
