@@ -84,21 +84,30 @@ void report(const std::string& name, Method method, const Accuracy& a) {
 }
 
 // The straightforward implementation of spec §6 used 103 (bs32), 35 (dp45) and
-// 59 (rk4dbl) evaluations per vertex on test0; tsit5, a 5(4) pair at dp45's cost
-// a step, is held to dp45's.
+// 59 (rk4dbl) evaluations per vertex on test0.
 double naiveEvaluations(Method method) {
-    return method == Method::Bs32 ? 103.0 : method == Method::Dp45 || method == Method::Tsit5 ? 35.0 : 59.0;
+    return method == Method::Bs32 ? 103.0 : method == Method::Dp45 ? 35.0 : 59.0;
 }
+
+// tsit5 had no straightforward implementation. Its tolerance is set by GPU–CPU
+// agreement (docs/solver.md), which costs it 5–30% more evaluations than dp45 on
+// these cases; this catches a change that makes it cost more.
+constexpr double kTsit5OverDp45Evaluations = 1.35;
 
 void expectWithinTolerance(const std::string& name, const Stroke& stroke, ToolKind kind) {
     Case c = makeCase(withKind(stroke, kind));
     const double tolerance = 0.1;
+    double dp45Evaluations = 0.0;
     for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
         Accuracy a = measure(c, method, tolerance);
         report(name + (kind == ToolKind::Affine ? " affine" : " kelvinlet"), method, a);
         EXPECT_LE(a.maxError, tolerance) << name << " " << methodName(method);
         EXPECT_EQ(a.flagged, 0u) << name << " " << methodName(method);
-        EXPECT_LT(a.meanEvaluations, naiveEvaluations(method)) << name << " " << methodName(method);
+        if (method == Method::Dp45) dp45Evaluations = a.meanEvaluations;
+        if (method == Method::Tsit5)
+            EXPECT_LT(a.meanEvaluations, kTsit5OverDp45Evaluations * dp45Evaluations) << name << " tsit5";
+        else
+            EXPECT_LT(a.meanEvaluations, naiveEvaluations(method)) << name << " " << methodName(method);
     }
 }
 

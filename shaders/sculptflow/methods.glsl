@@ -70,6 +70,6 @@ SF_SHARED_FUNCTION MethodTraits methodTraits(int method) {
     if (method == kMethodRk4Double) return MethodTraits(SF_HOST_NAME("rk4dbl") 5, 10, false, true,  4.0f, true,  0.5f, 0.0,  1.0,        1.0,  0.8);
     if (method == kMethodBs32)      return MethodTraits(SF_HOST_NAME("bs32")   3, 3,  true,  true,  2.0f, false, 0.0f, 0.15, 0.85 / 0.9, 0.68, 0.8);
     if (method == kMethodDp45)      return MethodTraits(SF_HOST_NAME("dp45")   5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  1.0,        0.3,  0.8);
-    if (method == kMethodTsit5)     return MethodTraits(SF_HOST_NAME("tsit5")  5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  0.8,        0.2,  0.8);
+    if (method == kMethodTsit5)     return MethodTraits(SF_HOST_NAME("tsit5")  5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  0.8,        0.1,  0.8);
     return MethodTraits(SF_HOST_NAME("rk4") 4, 3, false, false, 4.0f, false, 0.0f, 0.0, 1.0, 1.0, 0.8);
 }

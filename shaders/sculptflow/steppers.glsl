@@ -93,24 +93,30 @@ StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
 // first same as last: its fifth-order weights are the seventh stage's row, so k7
 // is v(y5, s + h) and the next step's k1. Smaller error constants than
 // Dormand–Prince at the same six evaluations per step.
+//
+// Its rows mix the stages with large weights of both signs (|a₆₂| ≈ 13) and its
+// estimate's weights sum to 1.2 (dp45's: 0.16), so in float the rounding of
+// Σ aᵢⱼkⱼ and of Σ b̃ⱼkⱼ swamped the estimate at small tolerances, and the GPU and
+// the CPU accepted different steps. Each row is therefore written in the stage
+// differences dⱼ = kⱼ − k₁ (a row's weights sum to cᵢ, the estimate's to 0):
+// the terms are then as small as the differences, and so is their rounding.
 StepResult stepTsit5(vec3 y, float s, float h, vec3 k1, uint mask) {
-    vec3 k2 = velocity(y + h * (0.161f * k1), s + 0.161f * h, mask);
-    vec3 k3 = velocity(y + h * (-0.008480655492356989f * k1 + 0.335480655492357f * k2), s + 0.327f * h, mask);
-    vec3 k4 = velocity(y + h * (2.897153057105493f * k1 - 6.359448489975075f * k2 + 4.3622954328695815f * k3),
-                       s + 0.9f * h, mask);
-    vec3 k5 = velocity(y + h * (5.325864828439257f * k1 - 11.748883564062828f * k2 + 7.4955393428898365f * k3
-                                - 0.09249506636175525f * k4),
-                       s + 0.9800255409045097f * h, mask);
-    vec3 k6 = velocity(y + h * (5.86145544294642f * k1 - 12.92096931784711f * k2 + 8.159367898576159f * k3
-                                - 0.071584973281401f * k4 - 0.028269050394068383f * k5),
-                       s + h, mask);
-    vec3 y5 = y + h * (0.09646076681806523f * k1 + 0.01f * k2 + 0.4798896504144996f * k3
-                       + 1.379008574103742f * k4 - 3.290069515436081f * k5 + 2.324710524099774f * k6);
+    vec3 d2 = velocityNear(y, h * (0.161f * k1), s + 0.161f * h, mask) - k1;
+    vec3 d3 = velocityNear(y, h * (0.327f * k1 + 0.335480655492357f * d2), s + 0.327f * h, mask) - k1;
+    vec3 d4 = velocityNear(y, h * (0.9f * k1 - 6.359448489975075f * d2 + 4.3622954328695815f * d3),
+                           s + 0.9f * h, mask) - k1;
+    vec3 d5 = velocityNear(y, h * (0.9800255409045097f * k1 - 11.748883564062828f * d2
+                                    + 7.4955393428898365f * d3 - 0.09249506636175525f * d4),
+                           s + 0.9800255409045097f * h, mask) - k1;
+    vec3 d6 = velocityNear(y, h * (k1 - 12.92096931784711f * d2 + 8.159367898576159f * d3
+                                    - 0.071584973281401f * d4 - 0.028269050394068383f * d5),
+                           s + h, mask) - k1;
+    vec3 y5 = y + h * (k1 + 0.01f * d2 + 0.4798896504144996f * d3 + 1.379008574103742f * d4
+                       - 3.290069515436081f * d5 + 2.324710524099774f * d6);
     vec3 k7 = velocity(y5, s + h, mask);
     // y5 − y4: the fifth-order weights minus the embedded fourth-order ones.
-    vec3 e = -0.00178001105222577714f * k1 - 0.0008164344596567469f * k2 + 0.007880878010261995f * k3
-           - 0.1447110071732629f * k4 + 0.5823571654525552f * k5 - 0.45808210592918697f * k6
-           + (1.0f / 66.0f) * k7;
+    vec3 e = -0.0008164344596567469f * d2 + 0.007880878010261995f * d3 - 0.1447110071732629f * d4
+           + 0.5823571654525552f * d5 - 0.45808210592918697f * d6 + (1.0f / 66.0f) * (k7 - k1);
     StepResult r;
     r.y = y5;
     r.error = h * length(e);
