@@ -89,15 +89,25 @@ double naiveEvaluations(Method method) {
     return method == Method::Bs32 ? 103.0 : method == Method::Dp45 ? 35.0 : 59.0;
 }
 
+// tsit5 had no straightforward implementation. Its tolerance is set by GPU–CPU
+// agreement (docs/solver.md), which costs it 5–30% more evaluations than dp45 on
+// these cases; this catches a change that makes it cost more.
+constexpr double kTsit5OverDp45Evaluations = 1.35;
+
 void expectWithinTolerance(const std::string& name, const Stroke& stroke, ToolKind kind) {
     Case c = makeCase(withKind(stroke, kind));
     const double tolerance = 0.1;
-    for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+    double dp45Evaluations = 0.0;
+    for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
         Accuracy a = measure(c, method, tolerance);
         report(name + (kind == ToolKind::Affine ? " affine" : " kelvinlet"), method, a);
         EXPECT_LE(a.maxError, tolerance) << name << " " << methodName(method);
         EXPECT_EQ(a.flagged, 0u) << name << " " << methodName(method);
-        EXPECT_LT(a.meanEvaluations, naiveEvaluations(method)) << name << " " << methodName(method);
+        if (method == Method::Dp45) dp45Evaluations = a.meanEvaluations;
+        if (method == Method::Tsit5)
+            EXPECT_LT(a.meanEvaluations, kTsit5OverDp45Evaluations * dp45Evaluations) << name << " tsit5";
+        else
+            EXPECT_LT(a.meanEvaluations, naiveEvaluations(method)) << name << " " << methodName(method);
     }
 }
 
@@ -150,7 +160,7 @@ TEST(Accuracy, TwoHandRecordingWithinTolerance) {
         std::vector<glm::vec3> aroundRight = spheresAroundTip(c.move.tools[1]);
         c.start.insert(c.start.end(), aroundRight.begin(), aroundRight.end());
         c.truth = groundTruth(c.move, c.start);
-        for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+        for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
             Accuracy a = measure(c, method, 0.1);
             report(kind == ToolKind::Affine ? "two hands affine" : "two hands kelvinlet", method, a);
             EXPECT_LE(a.maxError, 0.1) << methodName(method);

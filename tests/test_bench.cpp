@@ -138,7 +138,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
 
     using Key = std::tuple<std::string, std::string, size_t, std::string, std::string>;
     std::map<Key, json> byKey;
-    const std::set<std::string> methods{"rk4", "rk4dbl", "bs32", "dp45"}, backends{"gpu", "cpu1", "cpuN"};
+    const std::set<std::string> methods{"rk4", "rk4dbl", "bs32", "dp45", "tsit5"}, backends{"gpu", "cpu1", "cpuN"};
     for (const json& r : records) {
         for (const char* field : {"method", "backend", "device", "vertices", "active", "verts_per_s", "evals_mean",
                                   "max_err_vox", "stroke", "workload", "tol", "gflops", "ms", "gpu_ms", "evaluations",

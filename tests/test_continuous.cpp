@@ -66,7 +66,7 @@ Stroke withKind(Stroke stroke, ToolKind kind) {
     return stroke;
 }
 
-constexpr Method kAdaptiveMethods[] = {Method::Bs32, Method::Dp45, Method::Rk4Double};
+constexpr Method kAdaptiveMethods[] = {Method::Bs32, Method::Dp45, Method::Rk4Double, Method::Tsit5};
 
 class ContinuousRecording : public test::GpuTest, public testing::WithParamInterface<std::string> {};
 

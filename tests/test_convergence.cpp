@@ -72,13 +72,17 @@ const OrderCase kRk4{kernel::kMethodRk4, 4};
 const OrderCase kRk4Double{kernel::kMethodRk4Double, 2};
 const OrderCase kBs32{kernel::kMethodBs32, 4};
 const OrderCase kDp45{kernel::kMethodDp45, 2};
+const OrderCase kTsit5{kernel::kMethodTsit5, 2};
 
 std::string caseName(const testing::TestParamInfo<OrderCase>& param) { return nameOf(param.param); }
 
+// tsit5's error on this flow is already 2e-4 voxel at 4 steps, within 10× of float
+// rounding, and 5.8 at 2 → 4 steps is not yet asymptotic: its order is not
+// measurable here (EstimateOrder and the accuracy tests check it).
 INSTANTIATE_TEST_SUITE_P(Methods, Convergence, testing::Values(kRk4, kRk4Double, kBs32, kDp45),
                          caseName);
 // rk4 has no error estimate.
-INSTANTIATE_TEST_SUITE_P(Methods, EstimateOrder, testing::Values(kRk4Double, kBs32, kDp45), caseName);
+INSTANTIATE_TEST_SUITE_P(Methods, EstimateOrder, testing::Values(kRk4Double, kBs32, kDp45, kTsit5), caseName);
 
 } // namespace
 } // namespace sculptflow

@@ -24,7 +24,7 @@ namespace {
 
 class GpuSolverTest : public test::GpuTest {};
 
-const Method kAllMethods[] = {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
+const Method kAllMethods[] = {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5};
 
 SolverOptions optionsFor(Method method) {
     SolverOptions options;
@@ -130,7 +130,7 @@ TEST_F(GpuSolverTest, WithinToleranceOfGroundTruth) {
         Move move = moveToolMotion(withKind(stroke, kind));
         std::vector<glm::vec3> start = spheresAroundTip(move.tools[0]);
         GroundTruth truth = groundTruth(move, start);
-        for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+        for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
             GpuSolution gpu = solveOnGpu(solver(), move, start, optionsFor(method));
             double maxError = 0.0;
             for (size_t i = 0; i < start.size(); ++i) {
@@ -150,7 +150,7 @@ TEST_F(GpuSolverTest, HostileFieldFinishesWithinItsBound) {
     Move ordinary = moveToolMotion(defaultStroke());
     std::vector<glm::vec3> start = randomBall(hostile.tools[0], 4096, 3);
     std::vector<glm::vec3> ordinaryStart = randomBall(ordinary.tools[0], 4096, 3);
-    for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+    for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
         SolverOptions options = optionsFor(method);
         options.tolerance = 1e-9;
         options.maxIterations = 40;

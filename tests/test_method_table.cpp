@@ -40,7 +40,7 @@ TEST(MethodTable, WorstCaseEvaluationsFollowTheStages) {
     SolverOptions o;
     o.maxIterations = 10;
     const std::pair<Method, long> stages[] = {
-        {Method::Rk4, 4}, {Method::Rk4Double, 11}, {Method::Bs32, 3}, {Method::Dp45, 6}};
+        {Method::Rk4, 4}, {Method::Rk4Double, 11}, {Method::Bs32, 3}, {Method::Dp45, 6}, {Method::Tsit5, 6}};
     for (auto [method, perAttempt] : stages) {
         o.method = method;
         EXPECT_EQ(worstCaseEvaluations(o, 2), 10 * perAttempt + 8) << methodName(method);

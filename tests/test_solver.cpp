@@ -39,7 +39,7 @@ SolverOptions optionsFor(Method method, double tol = 0.1) {
 TEST(Solver, FsalMethodsPayTheirStagesPerAttempt) {
     Move move{{kelvinletMotion(100.0, {400.0, 100.0, 0.0}, {0.0, 1.5, 0.5})}};
     std::vector<glm::vec3> points = shellPoints(120.0f, 4);
-    for (Method method : {Method::Bs32, Method::Dp45}) {
+    for (Method method : {Method::Bs32, Method::Dp45, Method::Tsit5}) {
         CpuSolution sol = solveOnCpu(move, points, optionsFor(method));
         uint32_t perAttempt = method == Method::Bs32 ? 3 : 6;
         for (const VertexStatistics& st : sol.statistics) {
@@ -65,7 +65,7 @@ TEST(Solver, HostileFieldEndsWithinTheBudget) {
     // A huge move through a tiny radius with a tolerance far below float precision.
     Move move{{kelvinletMotion(0.05, {1e6, -3e5, 2e5}, {0.0, 3.1, 0.0}, 2.0)}};
     std::vector<glm::vec3> points = shellPoints(3.0f, 3);
-    for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
+    for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
         SolverOptions options = optionsFor(method, 1e-9);
         options.maxIterations = 40;
         CpuSolution sol = solveOnCpu(move, points, options);

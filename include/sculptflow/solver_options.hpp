@@ -13,7 +13,7 @@ namespace sculptflow {
 
 // The rows of the method table (shaders/sculptflow/methods.glsl), in its order:
 // what each method is, its name and its calibrations are held there once.
-enum class Method { Rk4, Rk4Double, Bs32, Dp45 };
+enum class Method { Rk4, Rk4Double, Bs32, Dp45, Tsit5 };
 
 // Defaults follow the spec: tolerance 0.1 voxel, h0 0.1, h_min 1e-3, h_max 1.
 struct SolverOptions {
