@@ -22,7 +22,7 @@
 #endif
 
 #include "export.hpp" /* SCULPTFLOW_API: preprocessor only, valid C */
-#include "version.h"
+#include "sculptflow/version.h" /* generated: in the build tree it sits apart */
 
 #ifdef __cplusplus
 extern "C" {
@@ -81,6 +81,9 @@ typedef struct SfContextCreateInfo {
     PFN_vkGetDeviceProcAddr getDeviceProcAddr; /* NULL: the instance's */
     const VkAllocationCallbacks* allocationCallbacks; /* optional; must outlive the context */
     VkPipelineCache pipelineCache;                    /* optional; the renderer's */
+    /* Without pipelineCache: a cache kept in this file (read if it is this
+     * device's, written back at sfDestroyContext; a warning, never an error). */
+    const char* pipelineCacheFile;
     SfLogCallback logCallback; /* NULL: stderr */
     void* logUserData;
 } SfContextCreateInfo;

@@ -3,7 +3,7 @@
 #pragma once
 
 #include "export.hpp"
-#include "version.h"
+#include "sculptflow/version.h" /* generated: in the build tree it sits apart */
 
 #include <cstdint>
 
