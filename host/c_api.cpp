@@ -39,6 +39,7 @@ std::unique_ptr<Context> createContext(const SfContextCreateInfo& in) {
     ContextHooks hooks;
     hooks.allocationCallbacks = in.allocationCallbacks;
     hooks.pipelineCache = in.pipelineCache;
+    if (in.pipelineCacheFile) hooks.pipelineCacheFile = in.pipelineCacheFile;
     hooks.log = logHook(in.logCallback, in.logUserData);
     VulkanLoader loader;
     loader.getInstanceProcAddr = in.getInstanceProcAddr;
