@@ -166,7 +166,8 @@ TEST(CApi, LargerStructsNeedTheirUnknownBytesZero) {
 }
 
 TEST(CApi, BadContextInputIsRefusedWithoutWriting) {
-    SfContext context = reinterpret_cast<SfContext>(&kUntouched); // any value the calls must leave
+    int sentinel = 0;
+    SfContext context = reinterpret_cast<SfContext>(&sentinel); // a value the refused calls must leave
     const SfContext before = context;
     EXPECT_EQ(sfCreateContext(nullptr, &context), SF_ERROR_INVALID_ARGUMENT);
     SfContextCreateInfo info{sizeof(SfContextCreateInfo)};
