@@ -46,7 +46,8 @@ static void check(VkResult result, const char* what) {
     }
 }
 
-/* A call that must be refused with `code` and a message containing `text`. */
+/* A call refused with `code` and a message containing `text` (read after the call:
+ * the text lives until the handle's next call). */
 static void expectRefused(SfResult result, SfResult code, const char* message, const char* text, const char* what) {
     if (result != code || !strstr(message, text)) {
         fprintf(stderr, "FAIL: %s: result %d (expected %d), message \"%s\" (expected \"%s\" in it)\n", what,
@@ -303,25 +304,32 @@ int main(void) {
         SfLiveMoveCreateInfo old = liveInfo;
         float sentinel[3 * VERTEX_COUNT];
         SfTools nanTools = tools;
+        SfResult result;
         old.structSize = 4;
-        expectRefused(sfCreateLiveMove(context, &old, &none), SF_ERROR_INVALID_STRUCT_SIZE, sfGetLastError(context),
+        result = sfCreateLiveMove(context, &old, &none);
+        expectRefused(result, SF_ERROR_INVALID_STRUCT_SIZE, sfGetLastError(context),
                       "SfLiveMoveCreateInfo.structSize is 4", "a create-info struct too small");
         expect(none == NULL, "a refused create writes no handle");
-        expectRefused(sfLiveMoveUpdate(live, &poseB), SF_ERROR_INVALID_STATE, sfLiveMoveGetLastError(live),
+        result = sfLiveMoveUpdate(live, &poseB);
+        expectRefused(result, SF_ERROR_INVALID_STATE, sfLiveMoveGetLastError(live),
                       "no move is open", "update after commit");
         expect(sfLiveMoveBegin(live, &tools, &poseA, SF_MOVE_MODE_MOVE) == SF_SUCCESS, "a second begin");
-        expectRefused(sfLiveMoveBegin(live, &tools, &poseA, SF_MOVE_MODE_MOVE), SF_ERROR_INVALID_STATE,
+        result = sfLiveMoveBegin(live, &tools, &poseA, SF_MOVE_MODE_MOVE);
+        expectRefused(result, SF_ERROR_INVALID_STATE,
                       sfLiveMoveGetLastError(live), "a move is open", "begin while moving");
         nanPose.position[1] = NAN;
-        expectRefused(sfLiveMoveUpdate(live, &nanPose), SF_ERROR_INVALID_ARGUMENT, sfLiveMoveGetLastError(live),
+        result = sfLiveMoveUpdate(live, &nanPose);
+        expectRefused(result, SF_ERROR_INVALID_ARGUMENT, sfLiveMoveGetLastError(live),
                       "not finite", "a NaN pose");
-        expectRefused(sfLiveMoveSubmitted(live, 99), SF_ERROR_INVALID_STATE, sfLiveMoveGetLastError(live),
+        result = sfLiveMoveSubmitted(live, 99);
+        expectRefused(result, SF_ERROR_INVALID_STATE, sfLiveMoveGetLastError(live),
                       "not the latest recorded", "a ticket never recorded");
         expect(sfLiveMoveCancel(live) == SF_SUCCESS, "cancel");
         memset(sentinel, 0x7f, sizeof(sentinel));
         nanTools.voxelSize = NAN;
         solve.tools = &nanTools;
-        expectRefused(sfSolve(NULL, &solve, sentinel), SF_ERROR_INVALID_ARGUMENT, sfGetLastError(NULL), "voxelSize",
+        result = sfSolve(NULL, &solve, sentinel);
+        expectRefused(result, SF_ERROR_INVALID_ARGUMENT, sfGetLastError(NULL), "voxelSize",
                       "a NaN voxel size");
         for (v = 0; v < 3 * VERTEX_COUNT; ++v) {
             unsigned char byte[4];
@@ -329,7 +337,8 @@ int main(void) {
             if (byte[0] != 0x7f || byte[3] != 0x7f) break;
         }
         expect(v == 3 * VERTEX_COUNT, "a refused solve writes nothing");
-        expectRefused(sfSolve(context, NULL, sentinel), SF_ERROR_INVALID_ARGUMENT, sfGetLastError(context),
+        result = sfSolve(context, NULL, sentinel);
+        expectRefused(result, SF_ERROR_INVALID_ARGUMENT, sfGetLastError(context),
                       "SfSolveInfo is NULL", "no solve info");
     }
     /* The cancelled move had no accepted update: nothing to restore, nothing recorded. */
