@@ -185,6 +185,34 @@ TEST(CApi, BadContextInputIsRefusedWithoutWriting) {
     EXPECT_NE(std::string(sfGetLastError(nullptr)).find("live is NULL"), std::string::npos);
 }
 
+// A context the library creates, with validation: a layer message would fail the
+// solve (SF_ERROR_DEVICE) or reach the log callback when it is destroyed.
+TEST(CApi, CreatedContextSolvesUnderValidation) {
+    SF_REQUIRE_VULKAN();
+    std::vector<std::string> logged;
+    SfContextCreateInfo info{sizeof(SfContextCreateInfo)};
+    info.validation = 1;
+    info.logCallback = [](void* user, SfLogLevel, const char* message) {
+        static_cast<std::vector<std::string>*>(user)->push_back(message);
+    };
+    info.logUserData = &logged;
+    SfContext context = nullptr;
+    ASSERT_EQ(sfCreateContext(&info, &context), SF_SUCCESS) << sfGetLastError(nullptr);
+    const Stroke stroke = defaultStroke();
+    const Move move = moveToolMotion(stroke);
+    const std::vector<glm::vec3> positions = tipSphere(move.tools[0], 1, 1.0f).positions;
+    const CStroke c(stroke);
+    std::vector<float> moved(positions.size() * 3, kUntouched);
+    SfSolveInfo solve = solveInfo(c, positions, SF_BACKEND_GPU);
+    EXPECT_EQ(sfSolve(context, &solve, moved.data()), SF_SUCCESS) << sfGetLastError(context);
+    const std::vector<glm::vec3> expected = solveOnCpu(move, positions, SolverOptions{}).positions;
+    for (size_t i = 0; i < positions.size(); ++i)
+        EXPECT_LE(glm::length(glm::vec3(moved[3 * i], moved[3 * i + 1], moved[3 * i + 2]) - expected[i]), 0.05f)
+            << "vertex " << i;
+    sfDestroyContext(context);
+    EXPECT_TRUE(logged.empty()) << logged.front();
+}
+
 // The renderer's side: its own instance and device (validation and synchronization
 // validation on, any message fails the test), adopted through the C API.
 class CApiLive : public test::LiveMoveFixture {
@@ -231,6 +259,21 @@ TEST_F(CApiLive, GpuSolveMatchesTheCpuReference) {
     EXPECT_NE(std::string(sfGetLastError(context)).find("tol"), std::string::npos) << sfGetLastError(context);
     EXPECT_TRUE(untouched(moved));
     sfDestroyContext(context);
+
+    // A Vulkan 1.1 instance cannot be adopted: the thread's error says why.
+    SfContextCreateInfo old{sizeof(SfContextCreateInfo)};
+    const AdoptedDevice a = renderer_->adopted();
+    old.instance = a.instance;
+    old.physicalDevice = a.physicalDevice;
+    old.device = a.device;
+    old.queue = a.queue;
+    old.getInstanceProcAddr = a.loader.getInstanceProcAddr;
+    old.apiVersion = VK_API_VERSION_1_1;
+    SfContext none = nullptr;
+    EXPECT_EQ(sfCreateContext(&old, &none), SF_ERROR_INITIALIZATION_FAILED);
+    EXPECT_NE(std::string(sfGetLastError(nullptr)).find("needs Vulkan 1.2"), std::string::npos)
+        << sfGetLastError(nullptr);
+    EXPECT_EQ(none, nullptr);
 }
 
 // Frames through the C API: begin, updates, record / submitted, commit; the
