@@ -34,8 +34,8 @@ typedef enum SfResult {
     SF_ERROR_INVALID_STRUCT_SIZE = -2, /* structSize too small, or larger with non-zero bytes past what this library knows */
     SF_ERROR_INVALID_STATE = -3,       /* a call out of order (begin while moving, update before begin, a stale ticket) */
     SF_ERROR_INITIALIZATION_FAILED = -4, /* no loader, no Vulkan 1.2 compute device, a device that cannot be adopted */
-    SF_ERROR_OUT_OF_MEMORY = -5,       /* host memory, or the device's (a budget, a heap) */
-    SF_ERROR_DEVICE = -6,              /* a Vulkan call failed while solving */
+    SF_ERROR_OUT_OF_MEMORY = -5,       /* host memory ran out */
+    SF_ERROR_DEVICE = -6,              /* the GPU solve failed: a Vulkan call, device memory, a validation message */
     SF_ERROR_UNKNOWN = -7
 } SfResult;
 
@@ -229,7 +229,8 @@ typedef struct SfRecordReport {
     uint64_t verticesSolved;
 } SfRecordReport;
 
-/* Validates the mesh and allocates everything a frame needs; submits nothing. */
+/* Validates the mesh and allocates everything a frame needs; submits nothing.
+ * SF_ERROR_INVALID_ARGUMENT for a bad mesh, or device memory it cannot have (the text says which). */
 SCULPTFLOW_API SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live);
 /* Once its frames are complete. NULL is ignored. */
 SCULPTFLOW_API void sfDestroyLiveMove(SfLiveMove live);
