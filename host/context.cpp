@@ -356,6 +356,7 @@ const char* bufferPlacementName(BufferPlacement placement) {
     }
     return "unknown";
 }
+
 void Context::Impl::log(LogLevel level, std::string_view text) const noexcept {
     try {
         if (logCallback) return logCallback(level, text);

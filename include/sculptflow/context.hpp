@@ -67,7 +67,7 @@ struct ContextHooks {
     uint64_t memoryBudget = 0;
     BufferPlacement bufferPlacement = BufferPlacement::Auto;
     // Where the Context's warnings go (and its ShaderReloader's); empty: stderr
-    // (logToStderr). Must outlive the Context.
+    // (logToStderr). What it captures must outlive the Context.
     LogCallback log;
 };
 
@@ -148,7 +148,7 @@ public:
     uint64_t deviceHeapAvailable() const;
 
     // Writes hooks.pipelineCacheFile now (the destructor does too). False, with a
-    // warning on stderr, when it cannot be written; false too without a file.
+    // warning (hooks.log), when it cannot be written; false too without a file.
     bool savePipelineCache();
 
     // Throws sculptflow::Error listing what the validation layers reported since
