@@ -171,7 +171,8 @@ SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
         require(moved != nullptr, "sfSolve: moved (the output) is NULL");
 
         Stroke stroke = toolsStroke(tools);
-        for (size_t i = 0; i < stroke.tools.size(); ++i) stroke.tools[i].poses = {pose(in.posesA[i]), pose(in.posesB[i])};
+        for (size_t i = 0; i < stroke.tools.size(); ++i)
+            stroke.tools[i].poses = {pose(in.posesA[i]), pose(in.posesB[i])};
         const Move move = checked([&] {
             validateStroke(stroke, "sfSolve");
             return moveToolMotion(stroke);

@@ -70,7 +70,8 @@ SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* po
 
 SfResult sfLiveMoveUpdate(SfLiveMove live, const SfPose* posesB) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveUpdate: live is NULL");
-    if (!live->live->moving()) return refuse(live, SF_ERROR_INVALID_STATE, "sfLiveMoveUpdate: no move is open; begin first");
+    if (!live->live->moving())
+        return refuse(live, SF_ERROR_INVALID_STATE, "sfLiveMoveUpdate: no move is open; begin first");
     if (!posesB) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveUpdate: posesB is NULL");
     for (size_t i = 0; i < live->hands; ++i) live->poses[i] = pose(posesB[i]);
     if (!live->live->update({live->poses.data(), live->hands}))
@@ -84,7 +85,8 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     if (!commands) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: commands is VK_NULL_HANDLE");
     if (!report) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: report is NULL");
     if (report->structSize < sizeof(SfRecordReport))
-        return refuse(live, SF_ERROR_INVALID_STRUCT_SIZE, "SfRecordReport.structSize is smaller than sizeof(SfRecordReport)");
+        return refuse(live, SF_ERROR_INVALID_STRUCT_SIZE,
+                      "SfRecordReport.structSize is smaller than sizeof(SfRecordReport)");
     RecordSync recordSync;
     if (sync) {
         SfRecordSync in{};
@@ -109,7 +111,8 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
 
 SfResult sfLiveMoveSubmitted(SfLiveMove live, uint64_t ticket) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveSubmitted: live is NULL");
-    if (!live->live->submitted(FrameTicket{ticket})) return refuse(live, SF_ERROR_INVALID_STATE, live->live->lastError().c_str());
+    if (!live->live->submitted(FrameTicket{ticket}))
+        return refuse(live, SF_ERROR_INVALID_STATE, live->live->lastError().c_str());
     return SF_SUCCESS;
 }
 

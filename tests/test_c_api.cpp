@@ -116,9 +116,11 @@ TEST(CApi, BadSolveInputIsRefusedWithoutWriting) {
         {"NaN voxel size",
          [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.info.voxelSize = std::nan(""); },
          SF_ERROR_INVALID_ARGUMENT, "voxelSize"},
-        {"NaN radius", [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.tools[0].outerRadius = std::nan(""); },
+        {"NaN radius",
+         [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.tools[0].outerRadius = std::nan(""); },
          SF_ERROR_INVALID_ARGUMENT, "outer"},
-        {"NaN pose", [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.posesB[0].position[1] = std::nan(""); },
+        {"NaN pose",
+         [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.posesB[0].position[1] = std::nan(""); },
          SF_ERROR_INVALID_ARGUMENT, "position"},
         {"no tools", [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.info.toolCount = 0; },
          SF_ERROR_INVALID_ARGUMENT, "toolCount is 0"},
@@ -130,7 +132,8 @@ TEST(CApi, BadSolveInputIsRefusedWithoutWriting) {
          SF_ERROR_INVALID_ARGUMENT, "tol"},
         {"NaN mask", [](SfSolveInfo& i, CStroke&, const std::vector<float>& m) { i.mask = m.data(); },
          SF_ERROR_INVALID_ARGUMENT, "SfSolveInfo.mask"},
-        {"GPU without a context", [](SfSolveInfo& i, CStroke&, const std::vector<float>&) { i.backend = SF_BACKEND_GPU; },
+        {"GPU without a context",
+         [](SfSolveInfo& i, CStroke&, const std::vector<float>&) { i.backend = SF_BACKEND_GPU; },
          SF_ERROR_INVALID_ARGUMENT, "needs a context"},
     };
     for (const Case& c : cases) {

@@ -289,11 +289,12 @@ int main(void) {
         if (distance > worst) worst = distance;
         if (v >= NEAR_COUNT && memcmp(&mapped[3 * v], &start[3 * v], 12) != 0) farKept = 0;
     }
-    /* The lattice point at the tool's centre, (-2, -2, -2) voxels, is inside the inner radius: it moves with the tool. */
+    /* The lattice point at (-2, -2, -2) voxels is inside the inner radius: it moves with the tool. */
     v = 5 + 5 * SIDE + 5 * SIDE * SIDE;
     printf("tool centre's vertex moved %.3f voxels in x; largest difference from the CPU reference %.4f voxel\n",
            (double)(mapped[3 * v] - start[3 * v]), worst);
-    expect(fabs((double)(mapped[3 * v] - start[3 * v]) - 12.0) < 0.05, "the vertex at the tool's centre moved 12 voxels");
+    expect(fabs((double)(mapped[3 * v] - start[3 * v]) - 12.0) < 0.05,
+           "the vertex at the tool's centre moved 12 voxels");
     expect(worst <= 0.05, "the frames match the CPU reference within 0.05 voxel");
     expect(farKept, "vertices out of the tool's reach keep their bytes");
 
