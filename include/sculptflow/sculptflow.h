@@ -32,7 +32,7 @@ typedef enum SfResult {
     SF_SUCCESS = 0,
     SF_ERROR_INVALID_ARGUMENT = -1,    /* a null pointer, a bad value (NaN, out of range), a wrong count */
     SF_ERROR_INVALID_STRUCT_SIZE = -2, /* structSize too small, or larger with bytes this library does not know set */
-    SF_ERROR_INVALID_STATE = -3,       /* a call out of order: begin while moving, update before begin, a stale ticket */
+    SF_ERROR_INVALID_STATE = -3,       /* out of order: begin while moving, update before begin, a stale ticket */
     SF_ERROR_INITIALIZATION_FAILED = -4, /* no loader, no Vulkan 1.2 compute device, a device that cannot be adopted */
     SF_ERROR_OUT_OF_MEMORY = -5,       /* host memory ran out */
     SF_ERROR_DEVICE = -6,              /* the GPU solve failed: a Vulkan call, device memory, a validation message */
