@@ -5,10 +5,16 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
+# SCULPTFLOW_VERSION_MAJOR/MINOR/PATCH from the project version, installed with the headers.
+configure_file(cmake/version.h.in ${PROJECT_BINARY_DIR}/include/sculptflow/version.h @ONLY)
+target_include_directories(sculptflow_settings INTERFACE
+  ${PROJECT_BINARY_DIR}/include ${PROJECT_BINARY_DIR}/include/sculptflow)
+
 add_library(sculptflow $<TARGET_OBJECTS:sculptflow_objects>)
 add_library(sculptflow::sculptflow ALIAS sculptflow)
 target_include_directories(sculptflow PUBLIC
-  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+  $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+  $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/include> $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
 target_compile_features(sculptflow PUBLIC cxx_std_20)
 target_link_libraries(sculptflow PUBLIC glm::glm Vulkan::Headers
   PRIVATE Threads::Threads tinyobjloader::tinyobjloader ${CMAKE_DL_LIBS})
@@ -33,6 +39,7 @@ install(TARGETS sculptflow sculptflow_hot_reload EXPORT sculptflowTargets
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY include/sculptflow DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(FILES ${PROJECT_BINARY_DIR}/include/sculptflow/version.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/sculptflow)
 install(EXPORT sculptflowTargets NAMESPACE sculptflow:: DESTINATION ${config_dir})
 
 if(BUILD_SHARED_LIBS)

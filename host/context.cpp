@@ -4,7 +4,6 @@
 #include "live_pipelines.hpp"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 
@@ -143,19 +142,18 @@ BufferPlacement resolvePlacement(const Context::Impl& impl, BufferPlacement aske
     return BufferPlacement::Staged;
 }
 
-void warn(const std::string& text) { std::fprintf(stderr, "sculptflow: warning: %s\n", text.c_str()); }
-
 // The cache kept in hooks.pipelineCacheFile, where the renderer gave none.
 void openPipelineCacheFile(Context::Impl& impl, const ContextHooks& hooks) {
     if (hooks.pipelineCache || hooks.pipelineCacheFile.empty()) return;
     impl.cacheFile = hooks.pipelineCacheFile;
     PipelineCacheFile file = readPipelineCacheFile(impl.cacheFile, impl.properties);
-    if (!file.warning.empty()) warn(file.warning);
+    if (!file.warning.empty()) impl.log(LogLevel::Warning, file.warning);
     VkPipelineCacheCreateInfo info{VK_STRUCTURE_TYPE_PIPELINE_CACHE_CREATE_INFO};
     info.initialDataSize = file.data.size();
     info.pInitialData = file.data.data();
     if (impl.vk.vkCreatePipelineCache(impl.device, &info, impl.allocator, &impl.ownedCache) != VK_SUCCESS) {
-        warn("the driver refused pipeline cache " + impl.cacheFile.string() + "; starting with an empty cache");
+        impl.log(LogLevel::Warning,
+                 "the driver refused pipeline cache " + impl.cacheFile.string() + "; starting with an empty cache");
         info.initialDataSize = 0;
         SF_VK_CHECK(impl.vk.vkCreatePipelineCache(impl.device, &info, impl.allocator, &impl.ownedCache));
     }
@@ -181,7 +179,7 @@ void destroyOwned(Context::Impl& impl) {
     {
         std::lock_guard lock(impl.messagesMutex);
         for (const std::string& m : impl.messages) {
-            std::fprintf(stderr, "sculptflow: Vulkan validation: %s\n", m.c_str());
+            impl.log(LogLevel::Validation, m);
             ++gLateValidationMessages;
         }
         impl.messages.clear();
@@ -289,6 +287,7 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
 
 Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>()) {
     impl_->owner = this;
+    impl_->logCallback = options.hooks.log;
     loadGlobalFunctions(impl_->vk, entryPoint(*impl_, options.loader));
     try {
         createHeadless(*impl_, options);
@@ -300,6 +299,7 @@ Context::Context(const ContextOptions& options) : impl_(std::make_unique<Impl>()
 
 Context::Context(const AdoptedDevice& adopted) : impl_(std::make_unique<Impl>()) {
     impl_->owner = this;
+    impl_->logCallback = adopted.hooks.log;
     impl_->vk.vkGetInstanceProcAddr = entryPoint(*impl_, adopted.loader); // no global commands needed
     adopt(*impl_, adopted);
 }
@@ -328,7 +328,7 @@ bool Context::savePipelineCache() {
     std::string warning = result == VK_SUCCESS ? writePipelineCacheFile(impl.cacheFile, data)
                                                : "pipeline cache data unavailable (" +
                                                      std::string(vkResultName(result)) + ")";
-    if (!warning.empty()) warn(warning);
+    if (!warning.empty()) impl.log(LogLevel::Warning, warning);
     return warning.empty();
 }
 
@@ -356,6 +356,16 @@ const char* bufferPlacementName(BufferPlacement placement) {
     }
     return "unknown";
 }
+
+void Context::Impl::log(LogLevel level, std::string_view text) const noexcept {
+    try {
+        if (logCallback) return logCallback(level, text);
+        logToStderr(level, text);
+    } catch (...) {
+        // A callback that throws loses its message; the library's call goes on.
+    }
+}
+
 int lateValidationMessages() { return gLateValidationMessages.load(); }
 
 void Context::throwOnValidationMessages() {

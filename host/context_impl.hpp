@@ -66,6 +66,10 @@ struct Context::Impl {
     std::mutex livePipelinesMutex;
     std::unique_ptr<LivePipelines> livePipelines;
 
+    LogCallback logCallback; // hooks.log; empty: stderr
+    // To logCallback, or stderr without one; never throws.
+    void log(LogLevel level, std::string_view text) const noexcept;
+
     std::mutex messagesMutex; // layers may call back from any thread
     std::vector<std::string> messages;
 
@@ -97,7 +101,7 @@ struct Context::Impl {
 };
 
 // Messages reported while a context was destroyed (leaked objects, say), which no
-// call could throw: printed to stderr and counted here, for the tests.
+// call could throw: logged (LogLevel::Validation) and counted here, for the tests.
 int lateValidationMessages();
 
 // The entry points of the Context an object was made from.

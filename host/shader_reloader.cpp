@@ -1,20 +1,23 @@
 // Watching deform.comp and its includes, recompiling, and swapping pipelines safely.
 #include "hot_reload.hpp"
 
+#include "context_impl.hpp"
 #include "file_watcher.hpp"
 #include "shader_compiler.hpp"
 
 #include <chrono>
-#include <cstdio>
 
 namespace sculptflow {
 
 struct ShaderReloader::Impl {
     using Use = std::function<void(std::span<const uint32_t>)>; // swaps a build in, or throws keeping the old
-    Impl(Use use, std::filesystem::path directory, std::filesystem::path entry, bool useInotify)
-        : use_(std::move(use)), directory_(std::move(directory)), entry_(std::move(entry)), watcher_(useInotify) {}
+    Impl(const Context& context, Use use, std::filesystem::path directory, std::filesystem::path entry,
+         bool useInotify)
+        : context_(context), use_(std::move(use)), directory_(std::move(directory)), entry_(std::move(entry)),
+          watcher_(useInotify) {}
     ReloadReport reload();
 
+    const Context& context_; // its log callback gets the failures
     Use use_;
     std::filesystem::path directory_;
     std::filesystem::path entry_;
@@ -62,8 +65,8 @@ ReloadReport ShaderReloader::Impl::reload() {
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
     watcher_.watch(sources_.empty() ? shaderFilesUnder(directory_) : sources_); // includes may change
     if (report.status == ReloadReport::Status::Failed)
-        std::fprintf(stderr, "sculptflow: shader reload failed, keeping the running pipelines:\n%s\n",
-                     report.message.c_str());
+        implOf(context_).log(LogLevel::Warning,
+                             "shader reload failed, keeping the running pipelines:\n" + report.message);
     if (callback_) callback_(report);
     last_ = report;
     return report;
@@ -71,15 +74,17 @@ ReloadReport ShaderReloader::Impl::reload() {
 
 ShaderReloader::ShaderReloader(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry,
                                bool useInotify)
-    : impl_(std::make_unique<Impl>([&solver](std::span<const uint32_t> spirv) { solver.useShader(spirv); },
-                                   std::move(directory), std::move(entry), useInotify)) {
+    : impl_(std::make_unique<Impl>(
+          solver.context(), [&solver](std::span<const uint32_t> spirv) { solver.useShader(spirv); },
+          std::move(directory), std::move(entry), useInotify)) {
     impl_->reload();
 }
 
 ShaderReloader::ShaderReloader(Context& context, std::filesystem::path directory, std::filesystem::path entry,
                                bool useInotify)
-    : impl_(std::make_unique<Impl>([&context](std::span<const uint32_t> spirv) { useLiveMoveShader(context, spirv); },
-                                   std::move(directory), std::move(entry), useInotify)) {
+    : impl_(std::make_unique<Impl>(
+          context, [&context](std::span<const uint32_t> spirv) { useLiveMoveShader(context, spirv); },
+          std::move(directory), std::move(entry), useInotify)) {
     impl_->reload();
 }
 ShaderReloader::~ShaderReloader() = default;

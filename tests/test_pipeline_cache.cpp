@@ -119,6 +119,30 @@ TEST(PipelineCacheFile, AnUnwritablePathIsAWarningNotAFailure) {
     EXPECT_TRUE(samePositions(run.positions, uncached.positions));
 }
 
+// ContextHooks::log takes the warnings stderr would get: a corrupt file read,
+// an unwritable one at the end.
+TEST(PipelineCacheFile, WarningsGoToTheLogCallbackInsteadOfStderr) {
+    SF_REQUIRE_VULKAN();
+    test::ScratchDir dir;
+    const auto file = dir / "pipelines.cache";
+    test::writeFile(file, std::string(100, 'x'));
+    std::vector<std::pair<LogLevel, std::string>> logged;
+    testing::internal::CaptureStderr();
+    {
+        ContextOptions options{.validation = true};
+        options.hooks.pipelineCacheFile = file;
+        options.hooks.log = [&](LogLevel level, std::string_view message) { logged.emplace_back(level, message); };
+        Context context(options);
+        std::filesystem::remove_all(dir.path()); // the destructor's write-back fails
+        context.throwOnValidationMessages();
+    }
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    ASSERT_EQ(logged.size(), 2u);
+    EXPECT_EQ(logged[0].first, LogLevel::Warning);
+    EXPECT_NE(logged[0].second.find("not a pipeline cache"), std::string::npos) << logged[0].second;
+    EXPECT_NE(logged[1].second.find("cannot be written"), std::string::npos) << logged[1].second;
+}
+
 TEST(PipelineCacheFile, DeformWritesItReadsItAndIgnoresACorruptOne) {
     SF_REQUIRE_VULKAN();
     test::ScratchDir dir;

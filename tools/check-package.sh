@@ -29,6 +29,11 @@ for library in $libraries; do
     echo "check-package: FAIL: $library defines" $leaked >&2
     exit 1
   fi
+  # The C API is exported (hidden visibility hides whatever SCULPTFLOW_API does not mark).
+  if [[ $(basename "$library") == libsculptflow.* ]] && ! grep -qw sfCreateContext <<<"$symbols"; then
+    echo "check-package: FAIL: $library does not export the C API (sfCreateContext)" >&2
+    exit 1
+  fi
   echo "check-package: $(basename "$library"): no vk*/volk* symbol among $(awk 'NF == 3' <<<"$symbols" | wc -l) defined"
 done
 
@@ -43,7 +48,7 @@ device=yes
 if [ -x "$build/tools/sculptflow" ] && ! why=$("$build/tools/sculptflow" device 2>&1); then
   device=no && echo "check-package: no Vulkan device here ($(tail -n1 <<<"$why")): the examples are built, not run"
 fi
-for example in renderer volk_renderer engine_frame_loop; do
+for example in renderer volk_renderer engine_frame_loop c_renderer; do
   cmake -S "$root/examples/$example" -B "$work/$example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
     >"$work/$example-configure.log"
   cmake --build "$work/$example" >"$work/$example-build.log"
@@ -51,6 +56,16 @@ for example in renderer volk_renderer engine_frame_loop; do
   echo "check-package: examples/$example:"
   "$work/$example"/example_*
 done
+
+# The C API alone: a file that includes only sculptflow.h is C99 (pedantic) and C++17.
+cat >"$work/c_api_only.c" <<'C'
+#include <sculptflow/sculptflow.h>
+int main(void) { return sfGetVersion() == SCULPTFLOW_VERSION && sfGetLastError(NULL)[0] == '\0' ? 0 : 1; }
+C
+gcc -std=c99 -pedantic -Wall -Wextra -Werror -c "$work/c_api_only.c" -o "$work/c_api_only.o" -I"$prefix/include"
+g++ -x c++ -std=c++17 -pedantic -Wall -Wextra -Werror -c "$work/c_api_only.c" -o "$work/c_api_only_cpp.o" \
+  -I"$prefix/include"
+echo "check-package: sculptflow.h alone compiles as C99 (-pedantic -Werror) and as C++17"
 
 # pkg-config: a one-line program against the installed .pc alone.
 cat >"$work/pkg_config.cpp" <<'CPP'

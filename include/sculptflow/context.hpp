@@ -14,6 +14,7 @@
 #endif
 
 #include "export.hpp"
+#include "log.hpp"
 
 namespace sculptflow {
 
@@ -53,7 +54,7 @@ struct ContextHooks {
     VkPipelineCache pipelineCache = VK_NULL_HANDLE;
     // Without pipelineCache: a cache the Context keeps in this file. It is read
     // when its header names this device (vendor, device id, cache UUID) and
-    // ignored with a warning on stderr when it is corrupt or another device's;
+    // ignored with a warning (hooks.log) when it is corrupt or another device's;
     // savePipelineCache() and the destructor write it back atomically (a warning,
     // not an error, when that fails). Output is the same with or without it.
     std::filesystem::path pipelineCacheFile;
@@ -65,6 +66,9 @@ struct ContextHooks {
     // device's. An allocation past it fails with a clear error before any dispatch.
     uint64_t memoryBudget = 0;
     BufferPlacement bufferPlacement = BufferPlacement::Auto;
+    // Where the Context's warnings go (and its ShaderReloader's); empty: stderr
+    // (logToStderr). What it captures must outlive the Context.
+    LogCallback log;
 };
 
 // A Context that creates its own instance, device and compute queue.
@@ -144,7 +148,7 @@ public:
     uint64_t deviceHeapAvailable() const;
 
     // Writes hooks.pipelineCacheFile now (the destructor does too). False, with a
-    // warning on stderr, when it cannot be written; false too without a file.
+    // warning (hooks.log), when it cannot be written; false too without a file.
     bool savePipelineCache();
 
     // Throws sculptflow::Error listing what the validation layers reported since

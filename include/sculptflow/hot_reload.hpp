@@ -33,7 +33,8 @@ struct ReloadReport {
 // shader it had (see lastReport()). poll(), called between dispatches,
 // recompiles when the entry or any file it includes changed and swaps the new
 // pipelines in; if the new source fails, the running pipelines stay, the error
-// goes to stderr and to the callback, and the next good save recovers. Nothing
+// goes to the Context's log (ContextHooks::log; stderr by default) and to the
+// callback, and the next good save recovers. Nothing
 // here throws for a bad shader: a typo never ends a session. Watches with
 // inotify (or by polling modification times when useInotify is false).
 class SCULPTFLOW_API ShaderReloader {

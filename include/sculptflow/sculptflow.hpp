@@ -13,6 +13,8 @@
 //   gpu_solver.hpp           headless: upload, run, read back
 //   live_move.hpp            a renderer's frame: record a solve into its command buffer
 //   error.hpp                sculptflow::Error, the one exception type
+//   log.hpp, version.hpp     the log callback (ContextHooks::log); the version at run time
+// sculptflow.h is the C API (C99), the stable boundary for plugins.
 // hot_reload.hpp (ShaderReloader) is separate: it needs sculptflow::hot_reload.
 //
 // Include your Vulkan header (vulkan.h, or volk.h) before this one.
@@ -24,8 +26,10 @@
 #include "error.hpp"
 #include "gpu_solver.hpp"
 #include "live_move.hpp"
+#include "log.hpp"
 #include "mesh.hpp"
 #include "motion.hpp"
 #include "solve_report.hpp"
 #include "solver_options.hpp"
 #include "stroke.hpp"
+#include "version.hpp"

@@ -1,0 +1,199 @@
+// The C API (sculptflow.h): version, contexts, errors, and the headless solve.
+// Every entry point is noexcept: capi::guarded turns exceptions into codes.
+#include "c_api_impl.hpp"
+
+#include <cmath>
+#include <span>
+#include <vector>
+
+#include "cpu_solver.hpp"
+#include "mesh.hpp"
+#include "motion.hpp"
+#include "version.hpp"
+
+namespace sculptflow::capi {
+namespace {
+
+// A sculptflow::Error from validating the caller's values is INVALID_ARGUMENT.
+template <typename Body>
+auto checked(Body&& body) {
+    try {
+        return body();
+    } catch (const CallError&) {
+        throw;
+    } catch (const Error& e) {
+        throw CallError(SF_ERROR_INVALID_ARGUMENT, e.what());
+    }
+}
+
+LogCallback logHook(SfLogCallback callback, void* userData) {
+    if (!callback) return {};
+    return [callback, userData](LogLevel level, std::string_view message) {
+        const std::string text(message); // the C side needs a terminated string
+        callback(userData, level == LogLevel::Validation ? SF_LOG_LEVEL_VALIDATION : SF_LOG_LEVEL_WARNING,
+                 text.c_str());
+    };
+}
+
+std::unique_ptr<Context> createContext(const SfContextCreateInfo& in) {
+    ContextHooks hooks;
+    hooks.allocationCallbacks = in.allocationCallbacks;
+    hooks.pipelineCache = in.pipelineCache;
+    if (in.pipelineCacheFile) hooks.pipelineCacheFile = in.pipelineCacheFile;
+    hooks.log = logHook(in.logCallback, in.logUserData);
+    VulkanLoader loader;
+    loader.getInstanceProcAddr = in.getInstanceProcAddr;
+    loader.getDeviceProcAddr = in.getDeviceProcAddr;
+    if (!in.instance && !in.physicalDevice && !in.device && !in.queue) {
+        ContextOptions options;
+        options.validation = in.validation != 0;
+        options.device = in.deviceSelector ? in.deviceSelector : "";
+        options.loader = loader;
+        options.hooks = std::move(hooks);
+        return std::make_unique<Context>(options);
+    }
+    require(in.instance && in.physicalDevice && in.device && in.queue,
+            "SfContextCreateInfo: adopting a device takes instance, physicalDevice, device and queue; one is "
+            "VK_NULL_HANDLE (all four null: the library creates its own)");
+    require(!in.validation && !in.deviceSelector,
+            "SfContextCreateInfo: validation and deviceSelector are for a context the library creates; an "
+            "adopted device's validation is the renderer's");
+    AdoptedDevice adopted{in.instance, in.physicalDevice, in.device, in.queueFamily, in.queue};
+    adopted.apiVersion = in.apiVersion ? in.apiVersion : VK_API_VERSION_1_2;
+    adopted.synchronization2 = in.synchronization2 != 0;
+    adopted.loader = loader;
+    adopted.hooks = std::move(hooks);
+    return std::make_unique<Context>(adopted);
+}
+
+template <typename Enum>
+Enum enumIn(uint32_t value, uint32_t count, const char* name) {
+    require(value < count, std::string(name) + " is " + std::to_string(value) + "; 0 to " +
+                               std::to_string(count - 1) + " are defined");
+    return Enum(value);
+}
+
+} // namespace
+
+std::string& threadError() noexcept {
+    thread_local std::string error; // constant-initialised: taking it cannot throw
+    return error;
+}
+
+Stroke toolsStroke(const SfTools& tools) {
+    require(tools.toolCount >= 1 && tools.toolCount <= kMaxTools,
+            "SfTools.toolCount is " + std::to_string(tools.toolCount) + "; 1 to " + std::to_string(kMaxTools));
+    require(tools.tools != nullptr, "SfTools.tools is NULL");
+    Stroke stroke;
+    stroke.voxelSize = tools.voxelSize;
+    require(std::isfinite(tools.voxelSize) && tools.voxelSize > 0.0,
+            "SfTools.voxelSize must be a finite number > 0, not " + std::to_string(tools.voxelSize));
+    require(tools.symmetryAxes <= (SF_SYMMETRY_X | SF_SYMMETRY_Y | SF_SYMMETRY_Z),
+            "SfTools.symmetryAxes has bits outside SF_SYMMETRY_X | Y | Z");
+    stroke.symmetry.axes = tools.symmetryAxes;
+    stroke.symmetry.origin = {tools.symmetryOrigin[0], tools.symmetryOrigin[1], tools.symmetryOrigin[2]};
+    for (uint32_t i = 0; i < tools.toolCount; ++i) {
+        const SfTool& in = tools.tools[i];
+        ToolStroke tool;
+        tool.kind = enumIn<ToolKind>(in.kind, 3, "SfTool.kind");
+        tool.profile = enumIn<KelvinletProfile>(in.profile, 4, "SfTool.profile");
+        tool.falloff = enumIn<Falloff>(in.falloff, 4, "SfTool.falloff");
+        tool.innerRadius = in.innerRadius;
+        tool.outerRadius = in.outerRadius;
+        tool.stiffness = in.stiffness;
+        tool.compressibility = in.compressibility;
+        stroke.tools.push_back(tool);
+    }
+    return stroke;
+}
+
+Pose pose(const SfPose& in) {
+    Pose out;
+    out.position = {in.position[0], in.position[1], in.position[2]};
+    out.orientation = glm::dquat(in.orientation[0], in.orientation[1], in.orientation[2], in.orientation[3]);
+    out.scale = in.scale;
+    out.time = in.time;
+    return out;
+}
+
+SolverOptions solverOptions(SfMethod method, double tolerance) {
+    static constexpr Method kMethods[] = {Method::Bs32, Method::Dp45, Method::Rk4Double};
+    SolverOptions options;
+    options.method = kMethods[uint32_t(enumIn<SfMethod>(method, 3, "method"))];
+    if (tolerance != 0.0) options.tolerance = tolerance;
+    checked([&] { validateSolverOptions(options); });
+    return options;
+}
+
+} // namespace sculptflow::capi
+
+using namespace sculptflow;
+using namespace sculptflow::capi;
+
+extern "C" {
+
+uint32_t sfGetVersion(void) {
+    const Version v = version();
+    return uint32_t(SCULPTFLOW_MAKE_VERSION(v.major, v.minor, v.patch));
+}
+
+SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context) {
+    return guarded(threadError(), SF_ERROR_INITIALIZATION_FAILED, [&] {
+        require(context != nullptr, "sfCreateContext: context (the output) is NULL");
+        const SfContextCreateInfo in = readStruct(info, sizeof(SfContextCreateInfo), "SfContextCreateInfo");
+        auto handle = std::make_unique<SfContext_T>();
+        handle->context = createContext(in);
+        *context = handle.release();
+        return SF_SUCCESS;
+    });
+}
+
+void sfDestroyContext(SfContext context) { delete context; }
+
+const char* sfGetLastError(SfContext context) {
+    return context ? context->lastError.c_str() : threadError().c_str();
+}
+
+const char* sfGetDeviceName(SfContext context) {
+    return context ? context->context->properties().deviceName : "";
+}
+
+SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
+    return guarded(context ? context->lastError : threadError(), SF_ERROR_DEVICE, [&] {
+        const SfSolveInfo in = readStruct(info, sizeof(SfSolveInfo), "SfSolveInfo");
+        require(in.backend == SF_BACKEND_GPU || in.backend == SF_BACKEND_CPU,
+                "SfSolveInfo.backend is " + std::to_string(in.backend) + "; SF_BACKEND_GPU or SF_BACKEND_CPU");
+        require(in.backend == SF_BACKEND_CPU || context, "sfSolve: SF_BACKEND_GPU needs a context");
+        const SfTools tools = readStruct(in.tools, sizeof(SfTools), "SfSolveInfo.tools");
+        require(in.posesA && in.posesB, "SfSolveInfo.posesA and posesB must both be given");
+        require(in.vertexCount > 0, "SfSolveInfo.vertexCount is 0");
+        require(in.positions != nullptr, "SfSolveInfo.positions is NULL");
+        require(moved != nullptr, "sfSolve: moved (the output) is NULL");
+
+        Stroke stroke = toolsStroke(tools);
+        for (size_t i = 0; i < stroke.tools.size(); ++i)
+            stroke.tools[i].poses = {pose(in.posesA[i]), pose(in.posesB[i])};
+        const Move move = checked([&] {
+            validateStroke(stroke, "sfSolve");
+            return moveToolMotion(stroke);
+        });
+        const SolverOptions options = solverOptions(in.method, in.tolerance);
+        const std::span<const glm::vec3> start(reinterpret_cast<const glm::vec3*>(in.positions), in.vertexCount);
+        std::span<const float> mask;
+        if (in.mask) {
+            mask = {in.mask, in.vertexCount};
+            checked([&] { validateMask(mask, in.vertexCount, "SfSolveInfo.mask"); });
+        }
+        std::vector<glm::vec3> positions;
+        if (in.backend == SF_BACKEND_CPU) {
+            positions = checked([&] { return solveOnCpu(move, start, mask, options).positions; });
+        } else {
+            if (!context->solver) context->solver = std::make_unique<GpuSolver>(*context->context);
+            positions = solveOnGpu(*context->solver, move, start, options, mask).positions;
+        }
+        std::memcpy(moved, positions.data(), positions.size() * sizeof(glm::vec3));
+        return SF_SUCCESS;
+    });
+}
+
+} // extern "C"

@@ -1,0 +1,109 @@
+// The C API's side (sculptflow.h): what its handles hold, and the one place
+// where exceptions become result codes. Internal.
+#pragma once
+
+#include <array>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "context.hpp"
+#include "error.hpp"
+#include "gpu_solver.hpp"
+#include "live_move.hpp"
+#include "sculptflow.h"
+#include "stroke.hpp"
+
+struct SfContext_T {
+    std::unique_ptr<sculptflow::Context> context;
+    std::unique_ptr<sculptflow::GpuSolver> solver; // made by the first GPU sfSolve
+    SfLogCallback logCallback = nullptr;
+    void* logUserData = nullptr;
+    std::string lastError;
+};
+
+struct SfLiveMove_T {
+    SfContext context = nullptr;
+    std::unique_ptr<sculptflow::LiveMove> live;
+    size_t hands = 0;                                   // set by begin
+    std::array<sculptflow::Pose, sculptflow::kMaxTools> poses{}; // update's, converted without allocating
+    std::string lastError;                              // capacity reserved: per-frame refusals allocate nothing
+};
+
+namespace sculptflow::capi {
+
+// A failure the wrapper found itself, with its code.
+class CallError : public std::runtime_error {
+public:
+    CallError(SfResult result, const std::string& message) : std::runtime_error(message), code(result) {}
+    SfResult code;
+};
+
+// Stores `text` as the handle's (or thread's) last error; never throws.
+inline SfResult fail(std::string& error, SfResult code, const char* text) noexcept {
+    try {
+        error = text;
+    } catch (...) {
+        error.clear(); // no room for the text: the code still says what failed
+    }
+    return code;
+}
+
+// The calling thread's last error, for calls made without a valid handle.
+std::string& threadError() noexcept;
+
+// Runs `body` (returning SfResult) with every exception turned into a code:
+// CallError's own, `libraryCode` for a sculptflow::Error, OUT_OF_MEMORY, UNKNOWN.
+template <typename Body>
+SfResult guarded(std::string& error, SfResult libraryCode, Body&& body) noexcept {
+    try {
+        return body();
+    } catch (const CallError& e) {
+        return fail(error, e.code, e.what());
+    } catch (const Error& e) {
+        return fail(error, libraryCode, e.what());
+    } catch (const std::bad_alloc&) {
+        return fail(error, SF_ERROR_OUT_OF_MEMORY, "out of host memory");
+    } catch (const std::exception& e) {
+        return fail(error, SF_ERROR_UNKNOWN, e.what());
+    } catch (...) {
+        return fail(error, SF_ERROR_UNKNOWN, "unknown exception");
+    }
+}
+
+inline void require(bool condition, const std::string& message, SfResult code = SF_ERROR_INVALID_ARGUMENT) {
+    if (!condition) throw CallError(code, message);
+}
+
+// A create-info struct as this library knows it: `in` may come from older headers
+// (smaller: the fields it lacks keep their defaults) or newer ones (larger: the
+// bytes past ours must be zero, so nothing asked for is ignored). `name` for errors.
+template <typename T>
+T readStruct(const T* in, size_t minimumSize, const char* name) {
+    static_assert(std::is_trivially_copyable_v<T>);
+    require(in != nullptr, std::string(name) + " is NULL");
+    const size_t size = in->structSize;
+    require(size >= minimumSize,
+            std::string(name) + ".structSize is " + std::to_string(size) + "; at least " +
+                std::to_string(minimumSize) + " (sizeof(" + name + "))",
+            SF_ERROR_INVALID_STRUCT_SIZE);
+    const auto* bytes = reinterpret_cast<const unsigned char*>(in);
+    for (size_t i = sizeof(T); i < size; ++i)
+        require(bytes[i] == 0,
+                std::string(name) + ".structSize is " + std::to_string(size) + " and byte " + std::to_string(i) +
+                    " is set: fields this library (" + std::to_string(sizeof(T)) + " bytes) does not know",
+                SF_ERROR_INVALID_STRUCT_SIZE);
+    T out{};
+    std::memcpy(&out, in, size < sizeof(T) ? size : sizeof(T));
+    return out;
+}
+
+// The tools as the C++ API takes them (poses left empty); CallError for bad values.
+Stroke toolsStroke(const SfTools& tools);
+Pose pose(const SfPose& pose);
+SolverOptions solverOptions(SfMethod method, double tolerance);
+
+} // namespace sculptflow::capi

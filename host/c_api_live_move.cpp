@@ -1,0 +1,137 @@
+// The C API's per-frame path (sculptflow.h): sculptflow::LiveMove behind an
+// SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
+#include "c_api_impl.hpp"
+
+#include "impl_access.hpp"
+#include "live_move_impl.hpp"
+
+using namespace sculptflow;
+using namespace sculptflow::capi;
+
+namespace {
+
+VertexStream stream(const SfVertexStream& in) { return {in.buffer, in.offset, in.stride}; }
+
+// A refusal from the per-frame calls: the handle's text, within its reserved capacity.
+SfResult refuse(SfLiveMove live, SfResult code, const char* text) noexcept {
+    return fail(live->lastError, code, text);
+}
+
+} // namespace
+
+extern "C" {
+
+SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live) {
+    return guarded(context ? context->lastError : threadError(), SF_ERROR_INVALID_ARGUMENT, [&] {
+        require(context != nullptr, "sfCreateLiveMove: context is NULL");
+        require(live != nullptr, "sfCreateLiveMove: live (the output) is NULL");
+        const SfLiveMoveCreateInfo in = readStruct(info, sizeof(SfLiveMoveCreateInfo), "SfLiveMoveCreateInfo");
+        require(in.triangleCount == 0 || in.triangles, "SfLiveMoveCreateInfo.triangles is NULL with triangleCount " +
+                                                           std::to_string(in.triangleCount));
+        RendererMesh mesh;
+        mesh.vertexCount = in.vertexCount;
+        mesh.positions = stream(in.positions);
+        mesh.normals = stream(in.normals);
+        mesh.triangles = {in.triangles, size_t(in.triangleCount) * 3};
+        LiveMoveOptions options;
+        options.solver = solverOptions(in.method, in.tolerance);
+        auto handle = std::make_unique<SfLiveMove_T>();
+        handle->context = context;
+        handle->lastError.reserve(512);
+        handle->live = std::make_unique<LiveMove>(*context->context, mesh, options);
+        *live = handle.release();
+        return SF_SUCCESS;
+    });
+}
+
+void sfDestroyLiveMove(SfLiveMove live) { delete live; }
+
+const char* sfLiveMoveGetLastError(SfLiveMove live) {
+    return live ? live->lastError.c_str() : threadError().c_str();
+}
+
+SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* posesA, SfMoveMode mode) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveBegin: live is NULL");
+    // LiveMove::begin throws for bad tools, and for a move not yet over.
+    const bool idle = implOf(*live->live).state_ == LiveMove::Impl::State::Idle;
+    return guarded(live->lastError, idle ? SF_ERROR_INVALID_ARGUMENT : SF_ERROR_INVALID_STATE, [&] {
+        const SfTools in = readStruct(tools, sizeof(SfTools), "SfTools");
+        require(posesA != nullptr, "sfLiveMoveBegin: posesA is NULL");
+        require(mode == SF_MOVE_MODE_MOVE || mode == SF_MOVE_MODE_CONTINUOUS,
+                "sfLiveMoveBegin: mode is " + std::to_string(mode) + "; SF_MOVE_MODE_MOVE or SF_MOVE_MODE_CONTINUOUS");
+        const Stroke stroke = toolsStroke(in);
+        std::vector<Pose> poses;
+        for (size_t i = 0; i < stroke.tools.size(); ++i) poses.push_back(pose(posesA[i]));
+        live->live->begin(stroke, poses, mode == SF_MOVE_MODE_MOVE ? MoveMode::Move : MoveMode::Continuous);
+        live->hands = stroke.tools.size();
+        return SF_SUCCESS;
+    });
+}
+
+SfResult sfLiveMoveUpdate(SfLiveMove live, const SfPose* posesB) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveUpdate: live is NULL");
+    if (!live->live->moving())
+        return refuse(live, SF_ERROR_INVALID_STATE, "sfLiveMoveUpdate: no move is open; begin first");
+    if (!posesB) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveUpdate: posesB is NULL");
+    for (size_t i = 0; i < live->hands; ++i) live->poses[i] = pose(posesB[i]);
+    if (!live->live->update({live->poses.data(), live->hands}))
+        return refuse(live, SF_ERROR_INVALID_ARGUMENT, live->live->lastError().c_str());
+    return SF_SUCCESS;
+}
+
+SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRecordSync* sync,
+                          SfRecordReport* report) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: live is NULL");
+    if (!commands) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: commands is VK_NULL_HANDLE");
+    if (!report) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: report is NULL");
+    if (report->structSize < sizeof(SfRecordReport))
+        return refuse(live, SF_ERROR_INVALID_STRUCT_SIZE,
+                      "SfRecordReport.structSize is smaller than sizeof(SfRecordReport)");
+    RecordSync recordSync;
+    if (sync) {
+        SfRecordSync in{};
+        const SfResult read = guarded(live->lastError, SF_ERROR_INVALID_ARGUMENT, [&] {
+            in = readStruct(sync, sizeof(SfRecordSync), "SfRecordSync");
+            return SF_SUCCESS;
+        });
+        if (read != SF_SUCCESS) return read;
+        recordSync.before = {in.beforeStages, in.beforeAccesses};
+        recordSync.after = {in.afterStages, in.afterAccesses};
+    }
+    const RecordReport r = live->live->record(commands, recordSync);
+    // Only the bytes this library knows: a newer caller's later fields stay as they were.
+    report->recorded = r.recorded;
+    report->ticket = r.ticket.frame;
+    report->chunksSolved = r.chunksSolved;
+    report->chunksRestored = r.chunksRestored;
+    report->chunksTotal = r.chunksTotal;
+    report->verticesSolved = r.verticesSolved;
+    return SF_SUCCESS;
+}
+
+SfResult sfLiveMoveSubmitted(SfLiveMove live, uint64_t ticket) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveSubmitted: live is NULL");
+    if (!live->live->submitted(FrameTicket{ticket}))
+        return refuse(live, SF_ERROR_INVALID_STATE, live->live->lastError().c_str());
+    return SF_SUCCESS;
+}
+
+SfResult sfLiveMoveCommit(SfLiveMove live) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveCommit: live is NULL");
+    return guarded(live->lastError, SF_ERROR_INVALID_STATE, [&] {
+        live->live->commit();
+        return SF_SUCCESS;
+    });
+}
+
+SfResult sfLiveMoveCancel(SfLiveMove live) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveCancel: live is NULL");
+    return guarded(live->lastError, SF_ERROR_INVALID_STATE, [&] {
+        live->live->cancel();
+        return SF_SUCCESS;
+    });
+}
+
+SfBool32 sfLiveMoveIsMoving(SfLiveMove live) { return live && live->live->moving() ? 1u : 0u; }
+
+} // extern "C"

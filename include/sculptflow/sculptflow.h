@@ -1,0 +1,263 @@
+/* sculptflow's C API: C99, also valid C++; the stable boundary for plugins
+ * (engine modules, Unity native plugins) and other compilers (README, "ABI").
+ *
+ * Opaque handles, create-info structs whose first member is their size, and a
+ * result code from every call that can fail: SF_SUCCESS (0) or a negative
+ * SfResult, with the failure's text from sfGetLastError / sfLiveMoveGetLastError.
+ * No call aborts, and a failed call writes nothing to its outputs.
+ *
+ * Units: positions in voxels; tool radii, poses and the symmetry origin in world
+ * units, converted with SfTools::voxelSize (as the C++ API).
+ *
+ * Include your Vulkan header (vulkan.h, or volk.h) first, or the core header
+ * comes in as it is. */
+#ifndef SCULPTFLOW_H_
+#define SCULPTFLOW_H_
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if !defined(VULKAN_CORE_H_)
+#include <vulkan/vulkan_core.h>
+#endif
+
+#include "export.hpp" /* SCULPTFLOW_API: preprocessor only, valid C */
+#include "sculptflow/version.h" /* generated: in the build tree it sits apart */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum SfResult {
+    SF_SUCCESS = 0,
+    SF_ERROR_INVALID_ARGUMENT = -1,    /* a null pointer, a bad value (NaN, out of range), a wrong count */
+    SF_ERROR_INVALID_STRUCT_SIZE = -2, /* structSize too small, or larger with bytes this library does not know set */
+    SF_ERROR_INVALID_STATE = -3,       /* out of order: begin while moving, update before begin, a stale ticket */
+    SF_ERROR_INITIALIZATION_FAILED = -4, /* no loader, no Vulkan 1.2 compute device, a device that cannot be adopted */
+    SF_ERROR_OUT_OF_MEMORY = -5,       /* host memory ran out */
+    SF_ERROR_DEVICE = -6,              /* the GPU solve failed: a Vulkan call, device memory, a validation message */
+    SF_ERROR_UNKNOWN = -7
+} SfResult;
+
+typedef uint32_t SfBool32;
+
+typedef struct SfContext_T* SfContext;
+typedef struct SfLiveMove_T* SfLiveMove;
+
+/* ---- Version ---- */
+
+/* The library's version (SCULPTFLOW_MAKE_VERSION packing); the headers' is SCULPTFLOW_VERSION. */
+SCULPTFLOW_API uint32_t sfGetVersion(void);
+
+/* ---- Log ---- */
+
+typedef enum SfLogLevel {
+    SF_LOG_LEVEL_WARNING = 0,   /* a pipeline cache ignored, a file not written */
+    SF_LOG_LEVEL_VALIDATION = 1 /* a validation message no call could return (while destroying) */
+} SfLogLevel;
+
+/* Gets the library's messages instead of stderr, on the thread of the call that logs. */
+typedef void (*SfLogCallback)(void* userData, SfLogLevel level, const char* message);
+
+/* ---- Context ---- */
+
+/* Created by the library (instance null) or adopted from the renderer (instance,
+ * physicalDevice, device and queue all given; they must outlive the context). */
+typedef struct SfContextCreateInfo {
+    uint32_t structSize; /* sizeof(SfContextCreateInfo) */
+    /* Created: Khronos validation on, its messages failing the calls (sfGetLastError). */
+    SfBool32 validation;
+    /* Created: a device index or name substring; NULL picks a discrete GPU first. */
+    const char* deviceSelector;
+    VkInstance instance;
+    VkPhysicalDevice physicalDevice;
+    VkDevice device;
+    uint32_t queueFamily; /* must support compute */
+    VkQueue queue;        /* of queueFamily; the GPU sfSolve submits to it and waits */
+    uint32_t apiVersion;  /* the instance's; 0 means VK_API_VERSION_1_2 */
+    SfBool32 synchronization2; /* the device has the feature on: barriers via vkCmdPipelineBarrier2 */
+    /* The renderer's (the loader's, volk's, a layer's); NULL opens the system loader. */
+    PFN_vkGetInstanceProcAddr getInstanceProcAddr;
+    PFN_vkGetDeviceProcAddr getDeviceProcAddr; /* NULL: the instance's */
+    const VkAllocationCallbacks* allocationCallbacks; /* optional; must outlive the context */
+    VkPipelineCache pipelineCache;                    /* optional; the renderer's */
+    /* Without pipelineCache: a cache kept in this file (read if it is this
+     * device's, written back at sfDestroyContext; a warning, never an error). */
+    const char* pipelineCacheFile;
+    SfLogCallback logCallback; /* NULL: stderr */
+    void* logUserData;
+} SfContextCreateInfo;
+
+SCULPTFLOW_API SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context);
+/* Destroy every SfLiveMove made from it first. NULL is ignored. */
+SCULPTFLOW_API void sfDestroyContext(SfContext context);
+/* The text of the last failed call on `context` ("" if none). NULL: the calling
+ * thread's last failure of a call that had no valid handle (a failed
+ * sfCreateContext, sfSolve without a context). Valid until the next call on it. */
+SCULPTFLOW_API const char* sfGetLastError(SfContext context);
+/* The device's name ("" for NULL). */
+SCULPTFLOW_API const char* sfGetDeviceName(SfContext context);
+
+/* ---- Tools and poses ---- */
+
+typedef enum SfToolKind {
+    SF_TOOL_KIND_KELVINLET = 0,
+    SF_TOOL_KIND_AFFINE = 1,
+    SF_TOOL_KIND_AFFINE_FLOW = 2
+} SfToolKind;
+
+typedef enum SfKelvinletProfile {
+    SF_KELVINLET_PROFILE_BI_SCALE = 0,
+    SF_KELVINLET_PROFILE_TRI_SCALE = 1,
+    SF_KELVINLET_PROFILE_LAPLACIAN = 2,
+    SF_KELVINLET_PROFILE_BI_LAPLACIAN = 3
+} SfKelvinletProfile;
+
+typedef enum SfFalloff {
+    SF_FALLOFF_SMOOTH = 0,
+    SF_FALLOFF_SMOOTHER = 1,
+    SF_FALLOFF_LINEAR = 2,
+    SF_FALLOFF_SHARP = 3
+} SfFalloff;
+
+#define SF_SYMMETRY_X 1u
+#define SF_SYMMETRY_Y 2u
+#define SF_SYMMETRY_Z 4u
+
+/* One hand's tool (spec §3). Array element: its layout stays within a major version. */
+typedef struct SfTool {
+    SfToolKind kind;
+    SfKelvinletProfile profile; /* Kelvinlet only (others: BI_SCALE) */
+    SfFalloff falloff;          /* affine kinds only (Kelvinlet: SMOOTH) */
+    double innerRadius;         /* world units */
+    double outerRadius;
+    double stiffness;           /* μ, e.g. 1 */
+    double compressibility;     /* ν in [0, 0.5] */
+} SfTool;
+
+/* A tool's pose in world units. Array element: its layout stays within a major version. */
+typedef struct SfPose {
+    double position[3];
+    double orientation[4]; /* unit quaternion w, x, y, z */
+    double scale;          /* 1: the tool's own size */
+    double time;           /* seconds; later poses later */
+} SfPose;
+
+typedef struct SfTools {
+    uint32_t structSize; /* sizeof(SfTools) */
+    uint32_t toolCount;  /* hands; with the mirrored copies at most 16 */
+    const SfTool* tools;
+    double voxelSize;      /* world units per voxel */
+    uint32_t symmetryAxes; /* SF_SYMMETRY_* bits; 0: none */
+    double symmetryOrigin[3];
+} SfTools;
+
+typedef enum SfMethod {
+    SF_METHOD_BS32 = 0, /* Bogacki–Shampine 3(2): the default */
+    SF_METHOD_DP45 = 1, /* Dormand–Prince 5(4) */
+    SF_METHOD_RK4_DOUBLING = 2 /* RK4 with step doubling */
+} SfMethod;
+
+/* ---- Headless solve: vertices in, moved vertices out ---- */
+
+typedef enum SfBackend {
+    SF_BACKEND_GPU = 0, /* the context's device; submits to its queue and waits */
+    SF_BACKEND_CPU = 1  /* the CPU reference; no context needed */
+} SfBackend;
+
+typedef struct SfSolveInfo {
+    uint32_t structSize; /* sizeof(SfSolveInfo) */
+    SfBackend backend;
+    const SfTools* tools;
+    const SfPose* posesA; /* toolCount poses: where the move starts */
+    const SfPose* posesB; /* toolCount poses: where it ends */
+    uint32_t vertexCount;
+    const float* positions; /* vertexCount × xyz, voxels, tightly packed */
+    const float* mask;      /* NULL, or vertexCount values in [0, 1] */
+    SfMethod method;
+    double tolerance; /* voxels over the move; 0: 0.1 */
+} SfSolveInfo;
+
+/* Writes vertexCount × xyz moved positions (voxels) to `moved`, which must hold
+ * them; nothing on failure. `context` may be NULL for SF_BACKEND_CPU. */
+SCULPTFLOW_API SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved);
+
+/* ---- The renderer's per-frame path (C++: sculptflow::LiveMove) ---- */
+
+/* A float xyz attribute in one of the renderer's buffers (STORAGE_BUFFER,
+ * TRANSFER_SRC and TRANSFER_DST usage; they must outlive the SfLiveMove). */
+typedef struct SfVertexStream {
+    VkBuffer buffer;
+    VkDeviceSize offset; /* bytes to vertex 0's x; a multiple of 4 */
+    uint32_t stride;     /* a multiple of 4, at least 12 */
+} SfVertexStream;
+
+typedef struct SfLiveMoveCreateInfo {
+    uint32_t structSize; /* sizeof(SfLiveMoveCreateInfo) */
+    uint32_t vertexCount;
+    SfVertexStream positions; /* voxels */
+    SfVertexStream normals;   /* optional (null buffer): recomputed where positions move */
+    const uint32_t* triangles; /* 3 × triangleCount indices, read here; needed with normals */
+    uint32_t triangleCount;
+    SfMethod method;
+    double tolerance; /* voxels over the move; 0: 0.1 */
+} SfLiveMoveCreateInfo;
+
+typedef enum SfMoveMode {
+    SF_MOVE_MODE_MOVE = 0,      /* each frame solves posesA → the frame's poses from the undeformed mesh */
+    SF_MOVE_MODE_CONTINUOUS = 1 /* each frame solves the last submitted frame's poses → its own */
+} SfMoveMode;
+
+/* How sfLiveMoveRecord meets the renderer's work (C++: RecordSync); all zero: the
+ * default barriers after vertex-input / vertex-shader reads and before them. */
+typedef struct SfRecordSync {
+    uint32_t structSize; /* sizeof(SfRecordSync) */
+    VkPipelineStageFlags2 beforeStages; /* the renderer's earlier accesses record() waits for */
+    VkAccessFlags2 beforeAccesses;
+    VkPipelineStageFlags2 afterStages;  /* its later accesses that wait for record()'s writes */
+    VkAccessFlags2 afterAccesses;
+} SfRecordSync;
+
+/* What one sfLiveMoveRecord put into the command buffer. The caller sets structSize. */
+typedef struct SfRecordReport {
+    uint32_t structSize; /* sizeof(SfRecordReport) */
+    SfBool32 recorded;   /* 0: nothing was pending, nothing recorded */
+    uint64_t ticket;     /* for sfLiveMoveSubmitted; 0 when nothing was recorded */
+    uint32_t chunksSolved;
+    uint32_t chunksRestored;
+    uint32_t chunksTotal;
+    uint64_t verticesSolved;
+} SfRecordReport;
+
+/* Validates the mesh and allocates everything a frame needs; submits nothing.
+ * SF_ERROR_INVALID_ARGUMENT for a bad mesh, or device memory it cannot have (the text says which). */
+SCULPTFLOW_API SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live);
+/* Once its frames are complete. NULL is ignored. */
+SCULPTFLOW_API void sfDestroyLiveMove(SfLiveMove live);
+/* The text of the last failed call on `live` ("" if none; NULL: as sfGetLastError(NULL)). */
+SCULPTFLOW_API const char* sfLiveMoveGetLastError(SfLiveMove live);
+
+/* Grab: the tools and one pose a hand; builds every pipeline the drag needs. */
+SCULPTFLOW_API SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* posesA, SfMoveMode mode);
+/* Every frame: the hands' poses now, one a hand. Allocates nothing. A refused
+ * update keeps the previous frame's shape. */
+SCULPTFLOW_API SfResult sfLiveMoveUpdate(SfLiveMove live, const SfPose* posesB);
+/* Every frame, outside a render pass, before the draw: records what the submitted
+ * frames have not done. `sync` NULL: the default barriers. Allocates nothing,
+ * waits on nothing. The library's state moves on only at sfLiveMoveSubmitted. */
+SCULPTFLOW_API SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRecordSync* sync,
+                                         SfRecordReport* report);
+/* The command buffer of the record that returned `ticket` was submitted; call it
+ * before the next record. A frame never acknowledged counts as dropped. */
+SCULPTFLOW_API SfResult sfLiveMoveSubmitted(SfLiveMove live, uint64_t ticket);
+/* Release (the deformed positions stay) or cancel (the next frames restore them). */
+SCULPTFLOW_API SfResult sfLiveMoveCommit(SfLiveMove live);
+SCULPTFLOW_API SfResult sfLiveMoveCancel(SfLiveMove live);
+/* 1 from begin until commit or cancel. */
+SCULPTFLOW_API SfBool32 sfLiveMoveIsMoving(SfLiveMove live);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

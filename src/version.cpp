@@ -1,0 +1,8 @@
+// The version this library was built as (the generated version.h).
+#include "version.hpp"
+
+namespace sculptflow {
+
+Version version() { return {SCULPTFLOW_VERSION_MAJOR, SCULPTFLOW_VERSION_MINOR, SCULPTFLOW_VERSION_PATCH}; }
+
+} // namespace sculptflow
