@@ -3,6 +3,7 @@
 #include "c_api_impl.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <span>
 #include <vector>
 
@@ -117,9 +118,9 @@ Pose pose(const SfPose& in) {
 }
 
 SolverOptions solverOptions(SfMethod method, double tolerance) {
-    static constexpr Method kMethods[] = {Method::Bs32, Method::Dp45, Method::Rk4Double};
+    static constexpr Method kMethods[] = {Method::Bs32, Method::Dp45, Method::Rk4Double, Method::Tsit5};
     SolverOptions options;
-    options.method = kMethods[uint32_t(enumIn<SfMethod>(method, 3, "method"))];
+    options.method = kMethods[uint32_t(enumIn<SfMethod>(method, std::size(kMethods), "method"))];
     if (tolerance != 0.0) options.tolerance = tolerance;
     checked([&] { validateSolverOptions(options); });
     return options;

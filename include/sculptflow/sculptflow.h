@@ -155,7 +155,8 @@ typedef struct SfTools {
 typedef enum SfMethod {
     SF_METHOD_BS32 = 0, /* Bogacki–Shampine 3(2): the default */
     SF_METHOD_DP45 = 1, /* Dormand–Prince 5(4) */
-    SF_METHOD_RK4_DOUBLING = 2 /* RK4 with step doubling */
+    SF_METHOD_RK4_DOUBLING = 2, /* RK4 with step doubling */
+    SF_METHOD_TSIT5 = 3         /* Tsitouras 5(4); tolerances from 0.01 voxel (docs/solver.md) */
 } SfMethod;
 
 /* ---- Headless solve: vertices in, moved vertices out ---- */
