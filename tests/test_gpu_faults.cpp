@@ -44,26 +44,9 @@ TEST(GpuFaults, ExhaustedMemoryBudgetFailsBeforeDispatchAndKeepsTheMesh) {
     EXPECT_NO_THROW(context.throwOnValidationMessages());
 }
 
-// Sets an environment variable for one scope.
-class ScopedEnv {
-public:
-    ScopedEnv(const char* name, const char* value) : name_(name) {
-        if (const char* old = std::getenv(name)) old_ = old;
-        setenv(name, value, 1);
-    }
-    ~ScopedEnv() {
-        if (old_) setenv(name_, old_->c_str(), 1);
-        else unsetenv(name_);
-    }
-
-private:
-    const char* name_;
-    std::optional<std::string> old_;
-};
-
 TEST(GpuFaults, NoVulkanDriverIsSaidPlainly) {
-    ScopedEnv icd("VK_ICD_FILENAMES", "/nonexistent/icd.json");
-    ScopedEnv driver("VK_DRIVER_FILES", "/nonexistent/icd.json");
+    test::ScopedEnv icd("VK_ICD_FILENAMES", "/nonexistent/icd.json");
+    test::ScopedEnv driver("VK_DRIVER_FILES", "/nonexistent/icd.json");
     EXPECT_TRUE(test::failsWith([] { Context context; }, {"no Vulkan driver"}));
 }
 
