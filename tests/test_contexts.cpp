@@ -1,12 +1,16 @@
 // Any number of Contexts per process, entry points per Context, the renderer's
 // hooks, and clear errors for a bad loader or device.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
 
 #include <gtest/gtest.h>
 
@@ -262,9 +266,26 @@ struct Allocations {
     long total = 0;
 };
 
+// Aligned memory: Windows' C runtime has no std::aligned_alloc.
+void* alignedAllocate(size_t size, size_t alignment) {
+#if defined(_WIN32)
+    return _aligned_malloc(size, alignment);
+#else
+    return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+#endif
+}
+
+void alignedFree(void* memory) {
+#if defined(_WIN32)
+    _aligned_free(memory);
+#else
+    std::free(memory);
+#endif
+}
+
 void* VKAPI_CALL countedAllocate(void* user, size_t size, size_t alignment, VkSystemAllocationScope) {
     auto* a = static_cast<Allocations*>(user);
-    void* memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    void* memory = alignedAllocate(size, alignment);
     std::lock_guard lock(a->mutex);
     if (memory) a->live.emplace_back(memory, size), ++a->total;
     return memory;
@@ -277,7 +298,7 @@ void VKAPI_CALL countedFree(void* user, void* memory) {
         std::lock_guard lock(a->mutex);
         a->live.erase(std::find_if(a->live.begin(), a->live.end(), [&](const auto& e) { return e.first == memory; }));
     }
-    std::free(memory);
+    alignedFree(memory);
 }
 
 void* VKAPI_CALL countedReallocate(void* user, void* original, size_t size, size_t alignment,
