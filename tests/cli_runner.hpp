@@ -18,9 +18,9 @@
 
 namespace sculptflow::test {
 
-// Sets SCULPTFLOW_VALIDATION=1 while it lives, then puts the old value back.
+// Sets SCULPTFLOW_VALIDATION=1 (where validate()) while it lives, then puts the old value back.
 class ValidationOn {
-    ScopedEnv validation_{"SCULPTFLOW_VALIDATION", "1"};
+    ScopedEnv validation_{"SCULPTFLOW_VALIDATION", validate() ? "1" : nullptr};
 };
 
 // Runs `sculptflow <args>` with the subcommands that `addCommands` registers.

@@ -194,7 +194,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     }
     // The GPU's evaluations are its own report's.
     {
-        Context context(ContextOptions{.validation = true});
+        Context context(ContextOptions{.validation = test::validate()});
         GpuSolver solver(context);
         const GpuSolution gpu = solveOnGpu(solver, move, ball.vertices, {});
         EXPECT_EQ((*find("built-in", "ball", 1000, "bs32", "gpu"))["evals_mean"].get<double>(),

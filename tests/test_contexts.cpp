@@ -71,7 +71,7 @@ TEST(Contexts, TwoOnTwoThreadsSolveTheBuiltInCase) {
     for (int t = 0; t < 2; ++t) {
         threads.emplace_back([&, t] {
             try {
-                Context context(ContextOptions{.validation = true, .device = selectors[t]});
+                Context context(ContextOptions{.validation = test::validate(), .device = selectors[t]});
                 GpuSolver solver(context);
                 GpuMesh mesh(context, voxels);
                 for (int run = 0; run < 3; ++run) { // long enough for the two to overlap
@@ -96,7 +96,7 @@ TEST(Contexts, AdoptsAnotherContextsDeviceWithItsEntryPoint) {
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     AdoptedDevice adopted = adoptedFrom(owner);
     adopted.loader.getInstanceProcAddr = vkFunctions(owner).vkGetInstanceProcAddr;
     Context guest(adopted);
@@ -140,7 +140,7 @@ TEST(Contexts, PipelinesGoThroughTheRenderersCache) {
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     const VulkanFunctions& vk = vkFunctions(owner);
     gForwardDevice = vk.vkGetDeviceProcAddr;
     auto createCache = reinterpret_cast<PFN_vkCreatePipelineCache>(
@@ -175,7 +175,7 @@ TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
     SF_REQUIRE_VULKAN();
     const Stroke stroke = defaultStroke();
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     const VulkanFunctions& vk = vkFunctions(owner);
     gForwardDevice = vk.vkGetDeviceProcAddr;
     AdoptedDevice adopted = adoptedFrom(owner);
@@ -231,7 +231,7 @@ TEST(Contexts, BadLoadersAreNamed) {
                                 {"cannot open the Vulkan loader", "libvulkan-nowhere.so.1"}));
     EXPECT_TRUE(test::failsWith([] { Context c(ContextOptions{.loader = {.getInstanceProcAddr = knowsNothing}}); },
                                 {"did not return", "vkCreateInstance"}));
-    Context working(ContextOptions{.validation = true});
+    Context working(ContextOptions{.validation = test::validate()});
     AdoptedDevice adopted = adoptedFrom(working);
     adopted.loader.getInstanceProcAddr = knowsNothing;
     EXPECT_TRUE(test::failsWith([&] { Context c(adopted); }, {"did not return", "vk"}));
@@ -243,7 +243,7 @@ TEST(Contexts, BadLoadersAreNamed) {
 
 TEST(Contexts, BadAdoptedDevicesAreNamed) {
     SF_REQUIRE_VULKAN();
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     const AdoptedDevice good = adoptedFrom(owner);
     AdoptedDevice noQueue = good;
     noQueue.queue = VK_NULL_HANDLE;
@@ -322,7 +322,7 @@ TEST(Contexts, AllocationCallbacksSeeEveryObject) {
     const VkAllocationCallbacks callbacks{&allocations, countedAllocate, countedReallocate, countedFree, nullptr,
                                           nullptr};
     {
-        ContextOptions options{.validation = true};
+        ContextOptions options{.validation = test::validate()};
         options.hooks.allocationCallbacks = &callbacks;
         Context context(options);
         const long afterContext = allocations.total;
@@ -361,7 +361,7 @@ TEST(Contexts, ObjectsGetTheRenderersNamePrefix) {
     Context loader; // opens the system loader: its entry point is the one to forward to
     gForward = vkFunctions(loader).vkGetInstanceProcAddr;
     gNames.clear();
-    ContextOptions options{.validation = true}; // validation enables VK_EXT_debug_utils
+    ContextOptions options{.validation = test::validate()}; // validation enables VK_EXT_debug_utils
     options.loader.getInstanceProcAddr = recordingProcAddr;
     options.hooks.objectNamePrefix = "sf/";
     {

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -87,6 +88,27 @@ inline const std::optional<std::string>& vulkanUnavailable() {
         }
     }();
     return why;
+}
+
+// Whether tests turn the validation layer on: always, except on Windows where it
+// cannot be loaded at all (Wine's Vulkan loader has no layers); the GPU tests
+// then run without it, which is said once.
+inline bool validate() {
+#if defined(_WIN32)
+    static const bool available = [] {
+        try {
+            Context probe(ContextOptions{.validation = true});
+            return true;
+        } catch (const std::exception& e) {
+            if (std::string(e.what()).find("VK_LAYER_KHRONOS_validation") == std::string::npos) return true;
+            std::fprintf(stderr, "[ note ] %s: the GPU tests run without validation\n", e.what());
+            return false;
+        }
+    }();
+    return available;
+#else
+    return true;
+#endif
 }
 
 // Skips the current test, with one clear message, on a machine without a Vulkan device.

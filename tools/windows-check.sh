@@ -13,9 +13,13 @@ wine=$(command -v wine64 || echo /usr/lib/wine/wine64)
 
 cmake --preset windows-mingw >/dev/null
 cmake --build --preset windows-mingw
+echo "windows-check: static build, CLI and tests built at ${SECONDS}s"
 cmake --preset windows-mingw-shared >/dev/null
 cmake --build --preset windows-mingw-shared
+echo "windows-check: DLL built at ${SECONDS}s"
 
+# Wine's Vulkan needs its X11 driver, hence a virtual X server (Debian: xvfb).
+if [ -z "${DISPLAY:-}" ]; then exec xvfb-run -a -s "-screen 0 64x64x24" "$0" "$@"; fi
 # Wine's own prefix in the build folder, quiet, and no Mono or Gecko installers.
 export WINEPREFIX=$PWD/$build/wine WINEDEBUG=-all WINEDLLOVERRIDES="mscoree,mshtml="
 "$wine" wineboot --init >/dev/null 2>&1 || true
@@ -29,22 +33,26 @@ run_tests() {
     env "$@" GTEST_TOTAL_SHARDS=2 GTEST_SHARD_INDEX=$i \
       "$wine" $build/tests/sculptflow_tests.exe --gtest_brief=1 >"$log/$name$i" 2>&1 &
   done
-  local status=0 ran=0 skipped=0 failures=0
+  local status=0 ran=0 passed=0 skipped=0 failures=0
   for i in 0 1; do wait -n || status=1; done
+  count() { sed -n "s/$1/\\1/p" "$2" | head -n 1 | grep . || echo 0; }
   for i in 0 1; do
     grep -q '^\[  PASSED  \]' "$log/$name$i" || status=1
-    ran=$((ran + $(sed -n 's/^\[==========\] \([0-9]*\) tests\? from .* ran.*/\1/p' "$log/$name$i")))
-    skipped=$((skipped + $(sed -n 's/^\[  SKIPPED \] \([0-9]*\) tests\?.*/\1/p' "$log/$name$i" | head -1 | grep . || echo 0)))
-    failures=$((failures + $(sed -n 's/^\[  FAILED  \] \([0-9]*\) tests\?.*/\1/p' "$log/$name$i" | head -1 | grep . || echo 0)))
+    ran=$((ran + $(count '^\[==========\] \([0-9]*\) tests\? from .* ran.*' "$log/$name$i")))
+    passed=$((passed + $(count '^\[  PASSED  \] \([0-9]*\) tests\?.*' "$log/$name$i")))
+    skipped=$((skipped + $(count '^\[  SKIPPED \] \([0-9]*\) tests\?.*' "$log/$name$i")))
+    failures=$((failures + $(grep -c '^\[  FAILED  \] .* ([0-9]* ms)$' "$log/$name$i" || true)))
   done
-  echo "windows-check: $name: $ran tests ran, $((ran - skipped - failures)) passed, $skipped skipped, $failures failed"
+  echo "windows-check: $name: $ran tests ran, $passed passed, $skipped skipped, $failures failed"
   if [ "$status" -ne 0 ]; then
     failed=1
     for i in 0 1; do grep -E '^\[  FAILED  \]|Failure|error' "$log/$name$i" | head -n 20; tail -n 5 "$log/$name$i"; done
   fi
 }
 run_tests cpu VK_DRIVER_FILES=/nonexistent/no-driver.json VK_ICD_FILENAMES=/nonexistent/no-driver.json
+echo "windows-check: CPU run done at ${SECONDS}s"
 run_tests gpu
+echo "windows-check: GPU run done at ${SECONDS}s"
 
 # The CLI's smoke run: the built-in case on the CPU, written as an OBJ.
 mesh=$log/sphere.obj
@@ -66,4 +74,6 @@ if [ ! -s "$log/exports" ] || [ -n "$foreign" ]; then
 else
   echo "windows-check: $dll exports $(wc -l <"$log/exports") names, all sculptflow's"
 fi
+"$(dirname "$wine")/wineserver" -k 2>/dev/null || true # before the X server goes
+echo "windows-check: done in ${SECONDS}s"
 exit $failed
