@@ -5,10 +5,6 @@
 #include <string>
 
 #include <gtest/gtest.h>
-#if defined(_WIN32)
-#define WIN32_LEAN_AND_MEAN
-#include <windows.h>
-#endif
 
 #include "default_case.hpp"
 #include "error.hpp"
@@ -48,19 +44,9 @@ TEST(GpuFaults, ExhaustedMemoryBudgetFailsBeforeDispatchAndKeepsTheMesh) {
     EXPECT_NO_THROW(context.throwOnValidationMessages());
 }
 
-// Wine's Vulkan reaches the host's loader, which reads the host's environment,
-// not the one this process sets: the driver variables below cannot act there.
-bool underWine() {
-#if defined(_WIN32)
-    const HMODULE ntdll = GetModuleHandleA("ntdll.dll");
-    return ntdll && GetProcAddress(ntdll, "wine_get_version");
-#else
-    return false;
-#endif
-}
-
 TEST(GpuFaults, NoVulkanDriverIsSaidPlainly) {
-    if (underWine()) GTEST_SKIP() << "under Wine the host's loader does not see this process's environment";
+    // Wine's Vulkan reaches the host's loader, which reads the host's environment.
+    if (test::underWine()) GTEST_SKIP() << "under Wine the host's loader does not see this process's environment";
     test::ScopedEnv icd("VK_ICD_FILENAMES", "/nonexistent/icd.json");
     test::ScopedEnv driver("VK_DRIVER_FILES", "/nonexistent/icd.json");
     EXPECT_TRUE(test::failsWith([] { Context context; }, {"no Vulkan driver"}));

@@ -90,6 +90,9 @@ inline const std::optional<std::string>& vulkanUnavailable() {
     return why;
 }
 
+// Whether this Windows process runs under Wine (test_platform.cpp); false elsewhere.
+bool underWine();
+
 // Whether tests turn the validation layer on: always, except on Windows where it
 // cannot be loaded at all (Wine's Vulkan loader has no layers); the GPU tests
 // then run without it, which is said once.
