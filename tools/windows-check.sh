@@ -70,7 +70,8 @@ fi
 dll=$(find build-windows-shared -maxdepth 1 -name '*sculptflow*.dll' | head -1)
 x86_64-w64-mingw32-objdump -p "$dll" | sed -n '/\[Ordinal\/Name Pointer\] Table/,/^$/p' |
   sed -n 's/^\s*\[ *[0-9]*\] //p' >"$log/exports"
-foreign=$(grep -vE 'sculptflow|^sf' "$log/exports" || true)
+# Functions, vtables and type info of namespace sculptflow (_ZN[K]10sculptflow, _ZT?[N]10sculptflow), or sf* C names.
+foreign=$(grep -vE '^(_ZNK?10sculptflow|_ZT[VIST]N?10sculptflow|sf[A-Z])' "$log/exports" || true)
 if [ ! -s "$log/exports" ] || [ -n "$foreign" ]; then
   echo "windows-check: FAIL: $dll exports $(wc -l <"$log/exports") names, these not sculptflow's:"
   echo "$foreign" | head -n 20; failed=1
