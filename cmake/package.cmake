@@ -19,22 +19,32 @@ target_compile_features(sculptflow PUBLIC cxx_std_20)
 target_link_libraries(sculptflow PUBLIC glm::glm Vulkan::Headers
   PRIVATE Threads::Threads tinyobjloader::tinyobjloader ${CMAKE_DL_LIBS})
 
-add_library(sculptflow_hot_reload $<TARGET_OBJECTS:sculptflow_hot_reload_objects>)
-add_library(sculptflow::hot_reload ALIAS sculptflow_hot_reload)
-target_link_libraries(sculptflow_hot_reload PUBLIC sculptflow
-  PRIVATE glslang::glslang glslang::SPIRV glslang::glslang-default-resource-limits)
+set(installed_targets sculptflow)
+if(SCULPTFLOW_HOT_RELOAD)
+  add_library(sculptflow_hot_reload $<TARGET_OBJECTS:sculptflow_hot_reload_objects>)
+  add_library(sculptflow::hot_reload ALIAS sculptflow_hot_reload)
+  target_link_libraries(sculptflow_hot_reload PUBLIC sculptflow
+    PRIVATE glslang::glslang glslang::SPIRV glslang::glslang-default-resource-limits)
+  set_target_properties(sculptflow_hot_reload PROPERTIES EXPORT_NAME hot_reload
+    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
+  list(APPEND installed_targets sculptflow_hot_reload)
+endif()
 
 # A shared build re-exports nothing from the static libraries it links (glslang).
 if(BUILD_SHARED_LIBS)
-  target_link_options(sculptflow PRIVATE -Wl,--exclude-libs,ALL)
-  target_link_options(sculptflow_hot_reload PRIVATE -Wl,--exclude-libs,ALL)
+  foreach(target ${installed_targets})
+    target_link_options(${target} PRIVATE -Wl,--exclude-libs,ALL)
+  endforeach()
+endif()
+# Windows DLL: its objects export the SCULPTFLOW_API names, its users import them (export.hpp).
+if(WIN32 AND BUILD_SHARED_LIBS)
+  target_compile_definitions(sculptflow_objects PRIVATE SCULPTFLOW_DLL_BUILD)
+  target_compile_definitions(sculptflow INTERFACE SCULPTFLOW_DLL)
 endif()
 set_target_properties(sculptflow PROPERTIES VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
-set_target_properties(sculptflow_hot_reload PROPERTIES EXPORT_NAME hot_reload
-  VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR})
 
 set(config_dir ${CMAKE_INSTALL_LIBDIR}/cmake/sculptflow)
-install(TARGETS sculptflow sculptflow_hot_reload EXPORT sculptflowTargets
+install(TARGETS ${installed_targets} EXPORT sculptflowTargets
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
   RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})

@@ -74,7 +74,7 @@ VKAPI_ATTR VkBool32 VKAPI_CALL onMessage(VkDebugUtilsMessageSeverityFlagBitsEXT,
 // The caller's entry point, or the system loader's.
 PFN_vkGetInstanceProcAddr entryPoint(Context::Impl& impl, const VulkanLoader& loader) {
     if (loader.getInstanceProcAddr) return loader.getInstanceProcAddr;
-    impl.library.emplace(loader.library ? loader.library : "libvulkan.so.1");
+    impl.library.emplace(loader.library);
     return impl.library->getInstanceProcAddr();
 }
 

@@ -1,13 +1,9 @@
-// inotify-backed change detection with an mtime fallback.
+// Change detection: the platform's notifications say when to look, and the
+// files' modification times say whether a watched file really changed.
 #include "file_watcher.hpp"
 
 #include <set>
 #include <system_error>
-
-#ifdef __linux__
-#include <sys/inotify.h>
-#include <unistd.h>
-#endif
 
 namespace sculptflow {
 namespace {
@@ -20,47 +16,22 @@ std::filesystem::file_time_type timeOf(const std::filesystem::path& file) {
 
 } // namespace
 
-FileWatcher::FileWatcher(bool useInotify) {
-#ifdef __linux__
-    if (useInotify) inotify_ = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-#else
-    (void)useInotify;
-#endif
-}
-
-FileWatcher::~FileWatcher() {
-#ifdef __linux__
-    if (inotify_ >= 0) close(inotify_); // removes every watch
-#endif
+FileWatcher::FileWatcher(bool useNotifications) {
+    if (useNotifications) events_ = DirectoryEvents::open();
 }
 
 void FileWatcher::watch(const std::vector<std::filesystem::path>& files) {
     times_.clear();
     for (const std::filesystem::path& f : files) times_[f] = timeOf(f);
-#ifdef __linux__
-    if (inotify_ < 0) return;
-    for (int w : watches_) inotify_rm_watch(inotify_, w);
-    watches_.clear();
+    if (!events_) return;
     std::set<std::filesystem::path> directories;
     for (const std::filesystem::path& f : files) directories.insert(f.parent_path().empty() ? "." : f.parent_path());
-    for (const std::filesystem::path& dir : directories) {
-        int w = inotify_add_watch(inotify_, dir.c_str(),
-                                  IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY);
-        if (w >= 0) watches_.push_back(w);
-    }
-#endif
+    events_->watch(directories);
 }
 
 bool FileWatcher::changed() {
-#ifdef __linux__
-    if (inotify_ >= 0) {
-        // Drain the queue; any event in a watched directory means "look again".
-        alignas(inotify_event) char buffer[4096];
-        bool any = false;
-        while (read(inotify_, buffer, sizeof(buffer)) > 0) any = true;
-        return any && pollTimes();
-    }
-#endif
+    // Drain the queue; any event in a watched directory means "look again".
+    if (events_) return events_->drain() && pollTimes();
     return pollTimes();
 }
 

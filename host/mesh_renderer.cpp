@@ -5,6 +5,8 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <string>
 
@@ -94,13 +96,22 @@ void writePng(const RgbaImage& image, const std::filesystem::path& path) {
     std::vector<uint8_t> rgb(size_t(image.width) * image.height * 3);
     for (size_t i = 0; i < size_t(image.width) * image.height; ++i)
         std::memcpy(&rgb[i * 3], &image.pixels[i * 4], 3);
-    if (!stbi_write_png(path.c_str(), int(image.width), int(image.height), 3, rgb.data(), int(image.width) * 3))
+    // Through a stream, which takes the path on every platform (stb's fopen takes char only).
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    const auto write = [](void* stream, void* bytes, int size) {
+        static_cast<std::ofstream*>(stream)->write(static_cast<const char*>(bytes), size);
+    };
+    if (!out || !stbi_write_png_to_func(write, &out, int(image.width), int(image.height), 3, rgb.data(),
+                                        int(image.width) * 3) || !out.flush())
         throw Error(path.string() + ": could not write the PNG");
 }
 
 RgbaImage readPng(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string bytes{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
     int width = 0, height = 0, channels = 0;
-    uint8_t* data = stbi_load(path.c_str(), &width, &height, &channels, 4);
+    uint8_t* data = stbi_load_from_memory(reinterpret_cast<const stbi_uc*>(bytes.data()), int(bytes.size()), &width,
+                                          &height, &channels, 4);
     if (!data) throw Error(path.string() + ": could not read the PNG (" + stbi_failure_reason() + ")");
     RgbaImage image{uint32_t(width), uint32_t(height), std::vector<uint8_t>(data, data + size_t(width) * height * 4)};
     stbi_image_free(data);

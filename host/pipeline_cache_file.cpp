@@ -8,7 +8,7 @@
 #include <iterator>
 #include <system_error>
 
-#include <unistd.h>
+#include "process_id.hpp"
 
 namespace sculptflow {
 namespace {
@@ -48,7 +48,7 @@ PipelineCacheFile readPipelineCacheFile(const std::filesystem::path& path,
 }
 
 std::string writePipelineCacheFile(const std::filesystem::path& path, const std::vector<uint8_t>& data) {
-    const std::filesystem::path temporary = path.string() + ".tmp" + std::to_string(getpid());
+    const std::filesystem::path temporary = path.string() + ".tmp" + std::to_string(detail::processId());
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size()));

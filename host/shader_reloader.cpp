@@ -101,6 +101,6 @@ void ShaderReloader::onReport(std::function<void(const ReloadReport&)> callback)
 int ShaderReloader::generation() const { return impl_->generation_; }
 const ReloadReport& ShaderReloader::lastReport() const { return impl_->last_; }
 const std::vector<std::filesystem::path>& ShaderReloader::sources() const { return impl_->sources_; }
-bool ShaderReloader::usesInotify() const { return impl_->watcher_.usesInotify(); }
+bool ShaderReloader::usesInotify() const { return impl_->watcher_.usesNotifications(); }
 
 } // namespace sculptflow

@@ -2,11 +2,12 @@
 // vkGetInstanceProcAddr or from the system loader opened at run time.
 #include "vulkan_functions.hpp"
 
-#include <dlfcn.h>
-
+#include <memory>
 #include <string>
+#include <vector>
 
 #include "error.hpp"
+#include "shared_library.hpp"
 
 namespace sculptflow {
 namespace {
@@ -19,26 +20,39 @@ void require(Function& slot, PFN_vkVoidFunction address, const char* name) {
     slot = reinterpret_cast<Function>(address);
 }
 
+// The loader's names per platform, most specific first.
+std::vector<const char*> systemLoaderNames() {
+#if defined(_WIN32)
+    return {"vulkan-1.dll"};
+#elif defined(__APPLE__)
+    return {"libvulkan.1.dylib", "libvulkan.dylib"};
+#else
+    return {"libvulkan.so.1", "libvulkan.so"}; // Linux, Android
+#endif
+}
+
 } // namespace
 
 LoaderLibrary::LoaderLibrary(const char* name) {
-    handle_ = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-    if (!handle_) {
-        const char* reason = dlerror();
-        throw Error(std::string("cannot open the Vulkan loader ") + name + ": " + (reason ? reason : "unknown") +
-                    " (Debian: libvulkan1 and a driver, such as mesa-vulkan-drivers)");
+    const std::vector<const char*> names = name ? std::vector<const char*>{name} : systemLoaderNames();
+    std::string failures;
+    for (const char* candidate : names) {
+        auto library = std::make_unique<SharedLibrary>(candidate);
+        if (!library->isOpen()) {
+            failures += std::string(failures.empty() ? "" : "; ") + candidate + ": " + library->error();
+            continue;
+        }
+        getInstanceProcAddr_ = reinterpret_cast<PFN_vkGetInstanceProcAddr>(library->symbol("vkGetInstanceProcAddr"));
+        if (!getInstanceProcAddr_)
+            throw Error(std::string("the Vulkan loader ") + candidate + " has no vkGetInstanceProcAddr");
+        library_ = std::move(library);
+        return;
     }
-    getInstanceProcAddr_ = reinterpret_cast<PFN_vkGetInstanceProcAddr>(dlsym(handle_, "vkGetInstanceProcAddr"));
-    if (!getInstanceProcAddr_) {
-        dlclose(handle_);
-        handle_ = nullptr;
-        throw Error(std::string("the Vulkan loader ") + name + " has no vkGetInstanceProcAddr");
-    }
+    throw Error("cannot open the Vulkan loader " + failures +
+                " (Debian: libvulkan1 and a driver, such as mesa-vulkan-drivers)");
 }
 
-LoaderLibrary::~LoaderLibrary() {
-    if (handle_) dlclose(handle_);
-}
+LoaderLibrary::~LoaderLibrary() = default;
 
 void loadGlobalFunctions(VulkanFunctions& vk, PFN_vkGetInstanceProcAddr getInstanceProcAddr) {
     if (!getInstanceProcAddr) throw Error("vkGetInstanceProcAddr is null");

@@ -7,6 +7,8 @@
 #ifndef VK_NO_PROTOTYPES
 #define VK_NO_PROTOTYPES
 #endif
+#include <memory>
+
 #include <vulkan/vulkan_core.h>
 
 namespace sculptflow {
@@ -124,11 +126,15 @@ struct VulkanFunctions {
 
 #undef SF_VK_MEMBER
 
-// The system loader, opened at run time (dlopen) and closed with this object.
+class SharedLibrary;
+
+// The system loader, opened at run time (shared_library.hpp) and closed with this
+// object.
 class LoaderLibrary {
 public:
-    // Throws sculptflow::Error naming the library when it cannot be opened or has
-    // no vkGetInstanceProcAddr.
+    // `name` null: the platform's loader (vulkan-1.dll; libvulkan.so.1, then
+    // libvulkan.so; libvulkan.1.dylib). Throws sculptflow::Error naming each library
+    // tried when none can be opened, or the one that has no vkGetInstanceProcAddr.
     explicit LoaderLibrary(const char* name);
     ~LoaderLibrary();
     LoaderLibrary(const LoaderLibrary&) = delete;
@@ -137,7 +143,7 @@ public:
     PFN_vkGetInstanceProcAddr getInstanceProcAddr() const { return getInstanceProcAddr_; }
 
 private:
-    void* handle_ = nullptr;
+    std::unique_ptr<SharedLibrary> library_;
     PFN_vkGetInstanceProcAddr getInstanceProcAddr_ = nullptr;
 };
 

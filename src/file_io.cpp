@@ -8,9 +8,8 @@
 #include <sstream>
 #include <system_error>
 
-#include <unistd.h>
-
 #include "error.hpp"
+#include "process_id.hpp"
 
 namespace sculptflow::detail {
 
@@ -42,7 +41,7 @@ std::string readWholeFile(const std::filesystem::path& path) {
 void writeFileAtomically(const std::filesystem::path& path, const std::string& bytes) {
     static std::atomic<unsigned> counter{0};
     auto tmp = path;
-    tmp += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    tmp += ".tmp-" + std::to_string(processId()) + "-" + std::to_string(counter++);
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         if (!out) fail(path, "cannot open temporary file " + tmp.string() + " for writing");

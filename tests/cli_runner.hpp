@@ -18,22 +18,9 @@
 
 namespace sculptflow::test {
 
-// Sets SCULPTFLOW_VALIDATION=1 while it lives, then puts the old value back.
+// Sets SCULPTFLOW_VALIDATION=1 (where validate()) while it lives, then puts the old value back.
 class ValidationOn {
-public:
-    ValidationOn() {
-        if (const char* old = std::getenv("SCULPTFLOW_VALIDATION")) previous_ = old;
-        ::setenv("SCULPTFLOW_VALIDATION", "1", 1);
-    }
-    ~ValidationOn() {
-        if (previous_) ::setenv("SCULPTFLOW_VALIDATION", previous_->c_str(), 1);
-        else ::unsetenv("SCULPTFLOW_VALIDATION");
-    }
-    ValidationOn(const ValidationOn&) = delete;
-    ValidationOn& operator=(const ValidationOn&) = delete;
-
-private:
-    std::optional<std::string> previous_;
+    ScopedEnv validation_{"SCULPTFLOW_VALIDATION", validate() ? "1" : nullptr};
 };
 
 // Runs `sculptflow <args>` with the subcommands that `addCommands` registers.

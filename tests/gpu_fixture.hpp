@@ -18,7 +18,7 @@ class GpuTest : public testing::Test {
 protected:
     static void SetUpTestSuite() {
         if (vulkanUnavailable()) return;
-        context_ = std::make_unique<Context>(ContextOptions{.validation = true});
+        context_ = std::make_unique<Context>(ContextOptions{.validation = test::validate()});
         solver_ = std::make_unique<GpuSolver>(*context_);
     }
     static void TearDownTestSuite() {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <tuple>
@@ -50,14 +51,12 @@ TEST(Bench, FlopsPerEvaluationAreTheHandCountPerTool) {
 }
 
 TEST(Bench, PeakFlopsOfLavapipeAndOfTheReadmesGpus) {
-    const char* env = std::getenv("LP_NUM_THREADS");
-    const std::string saved = env ? env : "";
-    ::unsetenv("LP_NUM_THREADS");
+    std::optional<test::ScopedEnv> threads(std::in_place, "LP_NUM_THREADS", nullptr);
     EXPECT_NEAR(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 256 bits)", 2, 2.6).gflops, 2 * 8 * 2 * 2.6, 1e-9);
     EXPECT_NEAR(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 128 bits)", 4, 3.0).gflops, 4 * 4 * 2 * 3.0, 1e-9);
-    ::setenv("LP_NUM_THREADS", "3", 1);
+    threads.emplace("LP_NUM_THREADS", "3");
     EXPECT_NEAR(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 256 bits)", 2, 2.0).gflops, 3 * 8 * 2 * 2.0, 1e-9);
-    env ? (void)::setenv("LP_NUM_THREADS", saved.c_str(), 1) : (void)::unsetenv("LP_NUM_THREADS");
+    threads.reset();
     EXPECT_TRUE(std::isnan(cli::devicePeakFlops("llvmpipe (LLVM 15.0.6, 256 bits)", 2, NAN).gflops));
 
     EXPECT_EQ(cli::devicePeakFlops("NVIDIA H100 80GB HBM3", 16, 2.0).gflops, 67000.0);
@@ -195,7 +194,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     }
     // The GPU's evaluations are its own report's.
     {
-        Context context(ContextOptions{.validation = true});
+        Context context(ContextOptions{.validation = test::validate()});
         GpuSolver solver(context);
         const GpuSolution gpu = solveOnGpu(solver, move, ball.vertices, {});
         EXPECT_EQ((*find("built-in", "ball", 1000, "bs32", "gpu"))["evals_mean"].get<double>(),

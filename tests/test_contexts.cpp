@@ -1,12 +1,16 @@
 // Any number of Contexts per process, entry points per Context, the renderer's
 // hooks, and clear errors for a bad loader or device.
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <exception>
 #include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
+#if defined(_WIN32)
+#include <malloc.h>
+#endif
 
 #include <gtest/gtest.h>
 
@@ -67,7 +71,7 @@ TEST(Contexts, TwoOnTwoThreadsSolveTheBuiltInCase) {
     for (int t = 0; t < 2; ++t) {
         threads.emplace_back([&, t] {
             try {
-                Context context(ContextOptions{.validation = true, .device = selectors[t]});
+                Context context(ContextOptions{.validation = test::validate(), .device = selectors[t]});
                 GpuSolver solver(context);
                 GpuMesh mesh(context, voxels);
                 for (int run = 0; run < 3; ++run) { // long enough for the two to overlap
@@ -92,7 +96,7 @@ TEST(Contexts, AdoptsAnotherContextsDeviceWithItsEntryPoint) {
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     AdoptedDevice adopted = adoptedFrom(owner);
     adopted.loader.getInstanceProcAddr = vkFunctions(owner).vkGetInstanceProcAddr;
     Context guest(adopted);
@@ -136,7 +140,7 @@ TEST(Contexts, PipelinesGoThroughTheRenderersCache) {
     const Stroke stroke = defaultStroke();
     const Move move = moveToolMotion(stroke);
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     const VulkanFunctions& vk = vkFunctions(owner);
     gForwardDevice = vk.vkGetDeviceProcAddr;
     auto createCache = reinterpret_cast<PFN_vkCreatePipelineCache>(
@@ -171,7 +175,7 @@ TEST(Contexts, NoPipelineIsBuiltDuringADrag) {
     SF_REQUIRE_VULKAN();
     const Stroke stroke = defaultStroke();
     const std::vector<glm::vec3> voxels = builtInVoxels(stroke);
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     const VulkanFunctions& vk = vkFunctions(owner);
     gForwardDevice = vk.vkGetDeviceProcAddr;
     AdoptedDevice adopted = adoptedFrom(owner);
@@ -227,7 +231,7 @@ TEST(Contexts, BadLoadersAreNamed) {
                                 {"cannot open the Vulkan loader", "libvulkan-nowhere.so.1"}));
     EXPECT_TRUE(test::failsWith([] { Context c(ContextOptions{.loader = {.getInstanceProcAddr = knowsNothing}}); },
                                 {"did not return", "vkCreateInstance"}));
-    Context working(ContextOptions{.validation = true});
+    Context working(ContextOptions{.validation = test::validate()});
     AdoptedDevice adopted = adoptedFrom(working);
     adopted.loader.getInstanceProcAddr = knowsNothing;
     EXPECT_TRUE(test::failsWith([&] { Context c(adopted); }, {"did not return", "vk"}));
@@ -239,7 +243,7 @@ TEST(Contexts, BadLoadersAreNamed) {
 
 TEST(Contexts, BadAdoptedDevicesAreNamed) {
     SF_REQUIRE_VULKAN();
-    Context owner(ContextOptions{.validation = true});
+    Context owner(ContextOptions{.validation = test::validate()});
     const AdoptedDevice good = adoptedFrom(owner);
     AdoptedDevice noQueue = good;
     noQueue.queue = VK_NULL_HANDLE;
@@ -262,9 +266,26 @@ struct Allocations {
     long total = 0;
 };
 
+// Aligned memory: Windows' C runtime has no std::aligned_alloc.
+void* alignedAllocate(size_t size, size_t alignment) {
+#if defined(_WIN32)
+    return _aligned_malloc(size, alignment);
+#else
+    return std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+#endif
+}
+
+void alignedFree(void* memory) {
+#if defined(_WIN32)
+    _aligned_free(memory);
+#else
+    std::free(memory);
+#endif
+}
+
 void* VKAPI_CALL countedAllocate(void* user, size_t size, size_t alignment, VkSystemAllocationScope) {
     auto* a = static_cast<Allocations*>(user);
-    void* memory = std::aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+    void* memory = alignedAllocate(size, alignment);
     std::lock_guard lock(a->mutex);
     if (memory) a->live.emplace_back(memory, size), ++a->total;
     return memory;
@@ -277,7 +298,7 @@ void VKAPI_CALL countedFree(void* user, void* memory) {
         std::lock_guard lock(a->mutex);
         a->live.erase(std::find_if(a->live.begin(), a->live.end(), [&](const auto& e) { return e.first == memory; }));
     }
-    std::free(memory);
+    alignedFree(memory);
 }
 
 void* VKAPI_CALL countedReallocate(void* user, void* original, size_t size, size_t alignment,
@@ -297,11 +318,12 @@ void* VKAPI_CALL countedReallocate(void* user, void* original, size_t size, size
 
 TEST(Contexts, AllocationCallbacksSeeEveryObject) {
     SF_REQUIRE_VULKAN();
+    if (test::underWine()) GTEST_SKIP() << "Wine's Vulkan does not pass allocation callbacks to the host's driver";
     Allocations allocations;
     const VkAllocationCallbacks callbacks{&allocations, countedAllocate, countedReallocate, countedFree, nullptr,
                                           nullptr};
     {
-        ContextOptions options{.validation = true};
+        ContextOptions options{.validation = test::validate()};
         options.hooks.allocationCallbacks = &callbacks;
         Context context(options);
         const long afterContext = allocations.total;
@@ -340,7 +362,7 @@ TEST(Contexts, ObjectsGetTheRenderersNamePrefix) {
     Context loader; // opens the system loader: its entry point is the one to forward to
     gForward = vkFunctions(loader).vkGetInstanceProcAddr;
     gNames.clear();
-    ContextOptions options{.validation = true}; // validation enables VK_EXT_debug_utils
+    ContextOptions options{.validation = test::validate()}; // validation enables VK_EXT_debug_utils
     options.loader.getInstanceProcAddr = recordingProcAddr;
     options.hooks.objectNamePrefix = "sf/";
     {

@@ -66,7 +66,7 @@ TEST_F(DeviceSizingTest, ThisDeviceGetsASizingFromItsSubgroupSize) {
 // lavapipe: the same results as its own sizing, bit for bit, with and without
 // compaction.
 TEST_F(DeviceSizingTest, AnotherDevicesSizingGivesTheSameResults) {
-    Context gpuSized(ContextOptions{.validation = true});
+    Context gpuSized(ContextOptions{.validation = test::validate()});
     implOf(gpuSized).deformSizingOverride = std::make_pair(128u, 4u);
     GpuSolver gpuSolver(gpuSized);
     ASSERT_EQ(deformSizing(gpuSized).blockVertices(), 128u);

@@ -34,7 +34,7 @@ CachedRun solveWithCache(const std::filesystem::path& file) {
     CachedRun run;
     testing::internal::CaptureStderr();
     {
-        ContextOptions options{.validation = true};
+        ContextOptions options{.validation = test::validate()};
         options.hooks.pipelineCacheFile = file;
         Context context(options);
         run.device = context.properties();

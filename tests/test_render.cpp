@@ -199,7 +199,7 @@ TEST_F(Render, FlagsShowCulledVerticesInTheirColour) {
 
 TEST_F(Render, NonFiniteVertexStillShowsItsFlagColour) {
     SF_REQUIRE_VULKAN();
-    Context context(ContextOptions{.validation = true});
+    Context context(ContextOptions{.validation = test::validate()});
     MeshRenderer renderer(context);
     Mesh sphere = icosphere(2, glm::vec3(0.0f), 1.0f);
     // The vertex facing the camera becomes NaN; it is drawn among its neighbours.

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,14 +12,38 @@
 #include <string_view>
 #include <vector>
 
-#include <unistd.h>
-
 #include <gtest/gtest.h>
 
 #include "context.hpp"
 #include "error.hpp"
+#include "process_id.hpp"
 
 namespace sculptflow::test {
+
+// Sets (value null: removes) an environment variable for one scope, then puts
+// the old value back: setenv/unsetenv, or _putenv_s on Windows.
+class ScopedEnv {
+public:
+    ScopedEnv(const char* name, const char* value) : name_(name) {
+        if (const char* old = std::getenv(name)) old_ = old;
+        set(value);
+    }
+    ~ScopedEnv() { set(old_ ? old_->c_str() : nullptr); }
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    void set(const char* value) const {
+#if defined(_WIN32)
+        _putenv_s(name_, value ? value : ""); // an empty value removes it
+#else
+        value ? ::setenv(name_, value, 1) : ::unsetenv(name_);
+#endif
+    }
+
+    const char* name_;
+    std::optional<std::string> old_;
+};
 
 // ASan and UBSan builds (tools/sanitize.sh) run Debug code many times slower: the
 // heavier accuracy tests run a smaller share of their cases there, enough to take
@@ -63,6 +88,30 @@ inline const std::optional<std::string>& vulkanUnavailable() {
         }
     }();
     return why;
+}
+
+// Whether this Windows process runs under Wine (test_platform.cpp); false elsewhere.
+bool underWine();
+
+// Whether tests turn the validation layer on: always, except on Windows where it
+// cannot be loaded at all (Wine's Vulkan loader has no layers); the GPU tests
+// then run without it, which is said once.
+inline bool validate() {
+#if defined(_WIN32)
+    static const bool available = [] {
+        try {
+            Context probe(ContextOptions{.validation = true});
+            return true;
+        } catch (const std::exception& e) {
+            if (std::string(e.what()).find("VK_LAYER_KHRONOS_validation") == std::string::npos) return true;
+            std::fprintf(stderr, "[ note ] %s: the GPU tests run without validation\n", e.what());
+            return false;
+        }
+    }();
+    return available;
+#else
+    return true;
+#endif
 }
 
 // Skips the current test, with one clear message, on a machine without a Vulkan device.
@@ -115,7 +164,7 @@ public:
         name += info ? std::string(info->test_suite_name()) + "-" + info->name() : "test";
         // Parameterized tests have '/' in their names: keep the name one path component.
         std::replace(name.begin(), name.end(), '/', '_');
-        path_ = base / (name + "-" + std::to_string(::getpid()));
+        path_ = base / (name + "-" + std::to_string(detail::processId()));
         std::filesystem::create_directories(path_);
     }
     ~ScratchDir() {

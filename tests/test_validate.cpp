@@ -30,7 +30,7 @@ using namespace std::chrono_literals;
 // One validated context per test, gone before the next: volk's device table is
 // global, so two contexts must never be alive at once (the CLI makes its own).
 struct ValidatedGpu {
-    Context context{ContextOptions{.validation = true}};
+    Context context{ContextOptions{.validation = test::validate()}};
     GpuSolver solver{context};
 };
 

@@ -30,7 +30,10 @@ struct VulkanLoader {
     // Null: the instance's vkGetDeviceProcAddr. Device commands are then called on
     // the driver directly, without the loader's trampolines.
     PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr;
-    const char* library = "libvulkan.so.1"; // opened only when getInstanceProcAddr is null
+    // Opened only when getInstanceProcAddr is null. Null: the platform's loader
+    // (vulkan-1.dll on Windows; libvulkan.so.1, then libvulkan.so, on Linux and
+    // Android; libvulkan.1.dylib on macOS).
+    const char* library = nullptr;
 };
 
 // Where the library keeps the buffers the GPU reads every run: a mesh's

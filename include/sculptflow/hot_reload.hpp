@@ -34,9 +34,11 @@ struct ReloadReport {
 // recompiles when the entry or any file it includes changed and swaps the new
 // pipelines in; if the new source fails, the running pipelines stay, the error
 // goes to the Context's log (ContextHooks::log; stderr by default) and to the
-// callback, and the next good save recovers. Nothing
-// here throws for a bad shader: a typo never ends a session. Watches with
-// inotify (or by polling modification times when useInotify is false).
+// callback, and the next good save recovers. Nothing here throws for a bad
+// shader: a typo never ends a session. Watches with the platform's change
+// notifications (inotify on Linux, FindFirstChangeNotification on Windows), or
+// by polling modification times elsewhere or when useInotify is false;
+// usesInotify() says whether notifications are in use.
 class SCULPTFLOW_API ShaderReloader {
 public:
     ShaderReloader(GpuSolver& solver, std::filesystem::path directory,

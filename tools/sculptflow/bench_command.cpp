@@ -20,6 +20,7 @@
 #include "bench_runs.hpp"
 #include "commands.hpp"
 #include "gpu_clock.hpp"
+#include "host_system.hpp"
 #include "error.hpp"
 #include "json_output.hpp"
 #include "kernel_tools.hpp"

@@ -64,8 +64,10 @@ void addCommands(CLI::App& app) {
     addValidateCommand(app);
     addBenchCommand(app);
     addRenderCommand(app);
+#if SCULPTFLOW_HOT_RELOAD // both compile GLSL at run time (glslang)
     addTuneCommand(app);
     addShadersCommand(app);
+#endif
     addSphereCommand(app);
     addDeviceCommand(app);
 }

@@ -4,9 +4,8 @@
 #include <filesystem>
 #include <system_error>
 
-#include <unistd.h>
-
 #include "error.hpp"
+#include "host_system.hpp"
 
 namespace sculptflow::cli {
 
@@ -20,7 +19,7 @@ void checkOutputPath(const std::string& option, const std::string& path) {
     if (fs::is_directory(file, ec)) throw Error(where + "is a folder; give a file name");
     if (!fs::exists(folder, ec)) throw Error(where + "the folder " + folder.string() + " does not exist");
     if (!fs::is_directory(folder, ec)) throw Error(where + folder.string() + " is not a folder");
-    if (::access(folder.c_str(), W_OK) != 0) throw Error(where + "the folder " + folder.string() + " is not writable");
+    if (!isWritableFolder(folder)) throw Error(where + "the folder " + folder.string() + " is not writable");
 }
 
 } // namespace sculptflow::cli

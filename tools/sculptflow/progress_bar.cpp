@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include <unistd.h>
+#include "host_system.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -32,7 +32,7 @@ void ProgressTicker::stop() {
     if (thread_.joinable()) thread_.join();
 }
 
-bool ProgressTicker::isTerminal(std::FILE* stream) { return stream && ::isatty(::fileno(stream)) == 1; }
+bool ProgressTicker::isTerminal(std::FILE* stream) { return cli::isTerminal(stream); }
 
 void ProgressTicker::loop() {
     std::unique_lock lock(mutex_);

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <limits>
 #include <random>
 #include <thread>
@@ -27,20 +26,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr uint32_t kLayoutSeed = 777;
 constexpr uint32_t kShellSeed = 4242;
-
-// The value of `key` in the first /proc/cpuinfo line that starts with it.
-std::string cpuinfoValue(const std::string& key) {
-    std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind(key, 0) != 0) continue;
-        const size_t colon = line.find(':');
-        if (colon == std::string::npos) continue;
-        const size_t first = line.find_first_not_of(" \t", colon + 1);
-        return first == std::string::npos ? "" : line.substr(first);
-    }
-    return "";
-}
 
 uint32_t flagsWithoutCulled(const VertexStatistics& s) { return s.flags & ~kernel::kFlagCulled; }
 
@@ -118,18 +103,6 @@ double flopsPerEvaluation(const Move& move) {
     for (const ToolMotion& tool : move.tools)
         flops += tool.kind == ToolKind::Affine ? kAffineFlopsPerEvaluation : kKelvinletFlopsPerEvaluation;
     return flops;
-}
-
-double cpuClockGhz() {
-    const std::string mhz = cpuinfoValue("cpu MHz");
-    char* end = nullptr;
-    const double value = std::strtod(mhz.c_str(), &end);
-    return end != mhz.c_str() && value > 0.0 ? value * 1e-3 : kNaN;
-}
-
-std::string cpuModelName() {
-    const std::string name = cpuinfoValue("model name");
-    return name.empty() ? "CPU" : name;
 }
 
 PeakFlops devicePeakFlops(const std::string& deviceName, unsigned cpuThreads, double clockGhz) {

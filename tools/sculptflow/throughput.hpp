@@ -66,11 +66,6 @@ struct PeakFlops {
     std::string source;
 };
 
-// The first "cpu MHz" of /proc/cpuinfo in GHz; NaN when it cannot be read.
-double cpuClockGhz();
-// "model name" from /proc/cpuinfo, or "CPU".
-std::string cpuModelName();
-
 // The peak of a Vulkan device by name: for lavapipe ("llvmpipe (LLVM …, 256
 // bits)") threads × lanes (the bits / 32) × 2 (FMA) × clock, with threads from
 // LP_NUM_THREADS or `cpuThreads`; for the NVIDIA parts of the README's table
