@@ -129,7 +129,7 @@ TEST(PipelineCacheFile, WarningsGoToTheLogCallbackInsteadOfStderr) {
     std::vector<std::pair<LogLevel, std::string>> logged;
     testing::internal::CaptureStderr();
     {
-        ContextOptions options{.validation = true};
+        ContextOptions options{.validation = test::validate()};
         options.hooks.pipelineCacheFile = file;
         options.hooks.log = [&](LogLevel level, std::string_view message) { logged.emplace_back(level, message); };
         Context context(options);
