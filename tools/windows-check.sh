@@ -41,12 +41,13 @@ run_tests() {
     ran=$((ran + $(count '^\[==========\] \([0-9]*\) tests\? from .* ran.*' "$log/$name$i")))
     passed=$((passed + $(count '^\[  PASSED  \] \([0-9]*\) tests\?.*' "$log/$name$i")))
     skipped=$((skipped + $(count '^\[  SKIPPED \] \([0-9]*\) tests\?.*' "$log/$name$i")))
-    failures=$((failures + $(grep -c '^\[  FAILED  \] .* ([0-9]* ms)$' "$log/$name$i" || true)))
+    # Wine's programs end their lines with CR LF: no $ anchor.
+    failures=$((failures + $(grep -c '^\[  FAILED  \] .* ([0-9]* ms)' "$log/$name$i" || true)))
   done
   echo "windows-check: $name: $ran tests ran, $passed passed, $skipped skipped, $failures failed"
   if [ "$status" -ne 0 ]; then
     failed=1
-    for i in 0 1; do grep -E '^\[  FAILED  \]|Failure|error' "$log/$name$i" | head -n 20; tail -n 5 "$log/$name$i"; done
+    for i in 0 1; do { grep -E '^\[  FAILED  \]|Failure|error' "$log/$name$i" || true; } | head -n 20; tail -n 5 "$log/$name$i"; done
   fi
 }
 run_tests cpu '*' VK_DRIVER_FILES=/nonexistent/no-driver.json VK_ICD_FILENAMES=/nonexistent/no-driver.json
