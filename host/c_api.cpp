@@ -96,9 +96,9 @@ Stroke toolsStroke(const SfTools& tools) {
     for (uint32_t i = 0; i < tools.toolCount; ++i) {
         const SfTool& in = tools.tools[i];
         ToolStroke tool;
-        tool.kind = enumIn<ToolKind>(in.kind, 3, "SfTool.kind");
-        tool.profile = enumIn<KelvinletProfile>(in.profile, 4, "SfTool.profile");
-        tool.falloff = enumIn<Falloff>(in.falloff, 4, "SfTool.falloff");
+        tool.kind = enumIn<ToolKind>(rawValue(in.kind), 3, "SfTool.kind");
+        tool.profile = enumIn<KelvinletProfile>(rawValue(in.profile), 4, "SfTool.profile");
+        tool.falloff = enumIn<Falloff>(rawValue(in.falloff), 4, "SfTool.falloff");
         tool.innerRadius = in.innerRadius;
         tool.outerRadius = in.outerRadius;
         tool.stiffness = in.stiffness;
@@ -117,10 +117,10 @@ Pose pose(const SfPose& in) {
     return out;
 }
 
-SolverOptions solverOptions(SfMethod method, double tolerance) {
+SolverOptions solverOptions(const SfMethod& method, double tolerance) {
     static constexpr Method kMethods[] = {Method::Bs32, Method::Dp45, Method::Rk4Double, Method::Tsit5};
     SolverOptions options;
-    options.method = kMethods[uint32_t(enumIn<SfMethod>(method, std::size(kMethods), "method"))];
+    options.method = kMethods[enumIn<uint32_t>(rawValue(method), std::size(kMethods), "method")];
     if (tolerance != 0.0) options.tolerance = tolerance;
     checked([&] { validateSolverOptions(options); });
     return options;
@@ -162,9 +162,10 @@ const char* sfGetDeviceName(SfContext context) {
 SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
     return guarded(context ? context->lastError : threadError(), SF_ERROR_DEVICE, [&] {
         const SfSolveInfo in = readStruct(info, sizeof(SfSolveInfo), "SfSolveInfo");
-        require(in.backend == SF_BACKEND_GPU || in.backend == SF_BACKEND_CPU,
-                "SfSolveInfo.backend is " + std::to_string(in.backend) + "; SF_BACKEND_GPU or SF_BACKEND_CPU");
-        require(in.backend == SF_BACKEND_CPU || context, "sfSolve: SF_BACKEND_GPU needs a context");
+        const uint32_t backend = rawValue(in.backend);
+        require(backend == SF_BACKEND_GPU || backend == SF_BACKEND_CPU,
+                "SfSolveInfo.backend is " + std::to_string(backend) + "; SF_BACKEND_GPU or SF_BACKEND_CPU");
+        require(backend == SF_BACKEND_CPU || context, "sfSolve: SF_BACKEND_GPU needs a context");
         const SfTools tools = readStruct(in.tools, sizeof(SfTools), "SfSolveInfo.tools");
         require(in.posesA && in.posesB, "SfSolveInfo.posesA and posesB must both be given");
         require(in.vertexCount > 0, "SfSolveInfo.vertexCount is 0");
@@ -186,7 +187,7 @@ SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
             checked([&] { validateMask(mask, in.vertexCount, "SfSolveInfo.mask"); });
         }
         std::vector<glm::vec3> positions;
-        if (in.backend == SF_BACKEND_CPU) {
+        if (backend == SF_BACKEND_CPU) {
             positions = checked([&] { return solveOnCpu(move, start, mask, options).positions; });
         } else {
             if (!context->solver) context->solver = std::make_unique<GpuSolver>(*context->context);

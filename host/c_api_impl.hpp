@@ -74,6 +74,16 @@ SfResult guarded(std::string& error, SfResult libraryCode, Body&& body) noexcept
     }
 }
 
+// A C caller may put any integer in an enum member, and reading it as the enum
+// type is undefined in C++ (UBSan's enum check), so its bytes are read instead.
+template <typename Enum>
+uint32_t rawValue(const Enum& value) {
+    static_assert(std::is_enum_v<Enum> && sizeof(Enum) == sizeof(uint32_t));
+    uint32_t raw;
+    std::memcpy(&raw, &value, sizeof raw);
+    return raw;
+}
+
 inline void require(bool condition, const std::string& message, SfResult code = SF_ERROR_INVALID_ARGUMENT) {
     if (!condition) throw CallError(code, message);
 }
@@ -104,6 +114,6 @@ T readStruct(const T* in, size_t minimumSize, const char* name) {
 // The tools as the C++ API takes them (poses left empty); CallError for bad values.
 Stroke toolsStroke(const SfTools& tools);
 Pose pose(const SfPose& pose);
-SolverOptions solverOptions(SfMethod method, double tolerance);
+SolverOptions solverOptions(const SfMethod& method, double tolerance);
 
 } // namespace sculptflow::capi

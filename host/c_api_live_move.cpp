@@ -57,12 +57,14 @@ SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* po
     return guarded(live->lastError, idle ? SF_ERROR_INVALID_ARGUMENT : SF_ERROR_INVALID_STATE, [&] {
         const SfTools in = readStruct(tools, sizeof(SfTools), "SfTools");
         require(posesA != nullptr, "sfLiveMoveBegin: posesA is NULL");
-        require(mode == SF_MOVE_MODE_MOVE || mode == SF_MOVE_MODE_CONTINUOUS,
-                "sfLiveMoveBegin: mode is " + std::to_string(mode) + "; SF_MOVE_MODE_MOVE or SF_MOVE_MODE_CONTINUOUS");
+        const uint32_t rawMode = rawValue(mode);
+        require(rawMode == SF_MOVE_MODE_MOVE || rawMode == SF_MOVE_MODE_CONTINUOUS,
+                "sfLiveMoveBegin: mode is " + std::to_string(rawMode) +
+                    "; SF_MOVE_MODE_MOVE or SF_MOVE_MODE_CONTINUOUS");
         const Stroke stroke = toolsStroke(in);
         std::vector<Pose> poses;
         for (size_t i = 0; i < stroke.tools.size(); ++i) poses.push_back(pose(posesA[i]));
-        live->live->begin(stroke, poses, mode == SF_MOVE_MODE_MOVE ? MoveMode::Move : MoveMode::Continuous);
+        live->live->begin(stroke, poses, rawMode == SF_MOVE_MODE_MOVE ? MoveMode::Move : MoveMode::Continuous);
         live->hands = stroke.tools.size();
         return SF_SUCCESS;
     });
