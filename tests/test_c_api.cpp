@@ -232,7 +232,8 @@ TEST(CApi, CreatedContextSolvesUnderValidation) {
 // validation on, any message fails the test), adopted through the C API.
 class CApiLive : public test::LiveMoveFixture {
 protected:
-    SfContext adopt(const char* cacheFile = nullptr) {
+    // The renderer's device, as a plugin hands it over.
+    SfContextCreateInfo adoptInfo() const {
         const AdoptedDevice a = renderer_->adopted();
         SfContextCreateInfo info{sizeof(SfContextCreateInfo)};
         info.instance = a.instance;
@@ -241,6 +242,10 @@ protected:
         info.queueFamily = a.queueFamily;
         info.queue = a.queue;
         info.getInstanceProcAddr = a.loader.getInstanceProcAddr;
+        return info;
+    }
+    SfContext adopt(const char* cacheFile = nullptr) {
+        SfContextCreateInfo info = adoptInfo();
         info.pipelineCacheFile = cacheFile;
         info.logCallback = [](void* user, SfLogLevel level, const char* message) {
             static_cast<std::vector<std::string>*>(user)->push_back(std::to_string(level) + " " + message);
@@ -276,13 +281,7 @@ TEST_F(CApiLive, GpuSolveMatchesTheCpuReference) {
     sfDestroyContext(context);
 
     // A Vulkan 1.1 instance cannot be adopted: the thread's error says why.
-    SfContextCreateInfo old{sizeof(SfContextCreateInfo)};
-    const AdoptedDevice a = renderer_->adopted();
-    old.instance = a.instance;
-    old.physicalDevice = a.physicalDevice;
-    old.device = a.device;
-    old.queue = a.queue;
-    old.getInstanceProcAddr = a.loader.getInstanceProcAddr;
+    SfContextCreateInfo old = adoptInfo();
     old.apiVersion = VK_API_VERSION_1_1;
     SfContext none = nullptr;
     EXPECT_EQ(sfCreateContext(&old, &none), SF_ERROR_INITIALIZATION_FAILED);
