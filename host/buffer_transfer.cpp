@@ -16,7 +16,7 @@ namespace {
 // Staging memory is held only while a transfer runs; chunks keep it bounded
 // whatever the mesh's size.
 constexpr VkDeviceSize kStagingBytes = VkDeviceSize(32) << 20;
-constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+constexpr uint64_t kTransferFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
 enum class Direction { ToBuffer, FromBuffer };
 
@@ -76,7 +76,7 @@ public:
         submit.pCommandBuffers = &commands_;
         SF_VK_CHECK(vk.vkResetFences(ctx_.device, 1, &fence_));
         SF_VK_CHECK(vk.vkQueueSubmit(ctx_.queue, 1, &submit, fence_));
-        const VkResult waited = vk.vkWaitForFences(ctx_.device, 1, &fence_, VK_TRUE, kFenceTimeoutNs);
+        const VkResult waited = vk.vkWaitForFences(ctx_.device, 1, &fence_, VK_TRUE, kTransferFenceTimeoutNs);
         if (waited == VK_TIMEOUT) throw Error("a staging copy did not finish within 60 s");
         SF_VK_CHECK(waited);
     }

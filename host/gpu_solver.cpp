@@ -17,12 +17,11 @@
 namespace sculptflow {
 namespace {
 
-constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 // The input is copied over the whole output when a run cannot tell where it differs.
 constexpr VkBufferUsageFlags kPositions =
-    kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
+    VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 // A bounded dispatch cannot hang, but a driver fault could: never wait forever.
-constexpr uint64_t kFenceTimeoutNs = 300ull * 1000 * 1000 * 1000;
+constexpr uint64_t kSolveFenceTimeoutNs = 300ull * 1000 * 1000 * 1000;
 
 VkDeviceSize positionBytes(size_t vertices) { return std::max<VkDeviceSize>(12 * vertices, 16); }
 
@@ -80,7 +79,7 @@ void GpuMesh::Impl::setMask(Context& context, std::span<const float> values) {
     }
     validateMask(values, vertexCount, "GpuMesh mask");
     if (!mask.handle())
-        mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), kStorage, "the mesh's mask", BufferMemory::GpuRead);
+        mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the mesh's mask", BufferMemory::GpuRead);
     uploadBuffer(mask, 0, values.data(), values.size_bytes());
     scratch.freezeBlocks(values); // blocks the mask freezes cost the runs nothing
 }
@@ -101,14 +100,14 @@ std::vector<float> GpuMesh::readVolumeChanges() const {
 
 const GpuBuffer& GpuMesh::Impl::volumeChangeBuffer(Context& context) {
     if (!volumeChanges.handle())
-        volumeChanges = GpuBuffer(context, std::max<VkDeviceSize>(4 * vertexCount, 16), kStorage,
+        volumeChanges = GpuBuffer(context, std::max<VkDeviceSize>(4 * vertexCount, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                   "per-vertex volume changes", BufferMemory::GpuRead);
     return volumeChanges;
 }
 
 const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
     if (!statistics.handle())
-        statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16), kStorage,
+        statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                 "per-vertex statistics", BufferMemory::GpuRead);
     return statistics;
 }
@@ -274,7 +273,7 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
     SF_VK_CHECK(ctx.vk.vkResetFences(device, 1, &fence));
     mesh.outputState = OutputState::DiffersAnywhere; // until the run is known to have finished
     SF_VK_CHECK(ctx.vk.vkQueueSubmit(context.queue(), 1, &submit, fence));
-    SF_VK_CHECK(ctx.vk.vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
+    SF_VK_CHECK(ctx.vk.vkWaitForFences(device, 1, &fence, VK_TRUE, kSolveFenceTimeoutNs));
     // The uncompacted pass writes every vertex; the compacted path differs from the input only at its list.
     mesh.outputState = compact ? OutputState::DiffersAtList : OutputState::DiffersAnywhere;
 

@@ -21,7 +21,6 @@ namespace sculptflow {
 
 namespace {
 
-constexpr VkBufferUsageFlags kStorage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
 
 VkDeviceSize streamEnd(const VertexStream& stream, uint32_t vertices) {
     return stream.offset + VkDeviceSize(vertices - 1) * stream.stride + 12;
@@ -191,15 +190,15 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
 
     try {
         snapshot_ = GpuBuffer(context, snapshotSize,
-                              kStorage | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                               "the undeformed snapshot", BufferMemory::DeviceLocal);
         deform_ = DeformInterface(context);
         deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
             const VkDeviceSize startBytes = adjacency.start.size() * 4, pairBytes = adjacency.pairs.size() * 8;
-            adjacencyStart_ = GpuBuffer(context, startBytes, kStorage, "the normals adjacency", BufferMemory::GpuRead);
-            adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(pairBytes, 16), kStorage,
+            adjacencyStart_ = GpuBuffer(context, startBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the normals adjacency", BufferMemory::GpuRead);
+            adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(pairBytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                                         "the normals adjacency", BufferMemory::GpuRead);
             if (adjacencyStart_.mapped()) {
                 uploadBuffer(adjacencyStart_, 0, adjacency.start.data(), startBytes);

@@ -16,6 +16,7 @@
 
 #include "context.hpp"
 #include "error.hpp"
+#include "finite.hpp"
 #include "gpu_buffer.hpp"
 #include "mesh_frag_spirv.h"
 #include "mesh_vert_spirv.h"
@@ -28,7 +29,7 @@ namespace sculptflow {
 namespace {
 
 constexpr uint32_t kSupersample = 2;                         // per axis; averaged on readback
-constexpr uint64_t kFenceTimeoutNs = 300ull * 1000 * 1000 * 1000;
+constexpr uint64_t kRenderFenceTimeoutNs = 300ull * 1000 * 1000 * 1000;
 constexpr float kFieldOfViewY = glm::radians(30.0f);
 constexpr float kMargin = 1.06f;
 // Linear light: ambient, key and fill (directions in view space: x right, y up, z to the eye).
@@ -48,7 +49,6 @@ struct Vertex {
 };
 static_assert(sizeof(Vertex) == 36);
 
-bool isFinite(const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
 
 float srgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
 float linearToSrgb(float c) { return c <= 0.0031308f ? 12.92f * c : 1.055f * std::pow(c, 1.0f / 2.4f) - 0.055f; }
@@ -316,7 +316,7 @@ RgbaImage MeshRenderer::render(uint32_t width, uint32_t height, std::span<const 
                               .pCommandBuffers = &commands_};
     SF_VK_CHECK(ctx.vk.vkResetFences(context_.device(), 1, &fence_));
     SF_VK_CHECK(ctx.vk.vkQueueSubmit(context_.queue(), 1, &submit, fence_));
-    SF_VK_CHECK(ctx.vk.vkWaitForFences(context_.device(), 1, &fence_, VK_TRUE, kFenceTimeoutNs));
+    SF_VK_CHECK(ctx.vk.vkWaitForFences(context_.device(), 1, &fence_, VK_TRUE, kRenderFenceTimeoutNs));
 
     // Supersampled pixels averaged in linear light, then encoded again.
     std::array<float, 256> decode;

@@ -3,10 +3,11 @@
 
 #include <cmath>
 
+#include "finite.hpp"
+
 namespace sculptflow {
 namespace {
 
-bool finite(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 // sup |v| of one regularised Kelvinlet term of radius e, with r = √(|R|² + e²) ≥ e:
 // grab ≤ (|a − b| + a/2 + |b|)·|f|/e (each of 1/r, e²/r³, |R|²/r³ is ≤ 1/e), and
@@ -42,13 +43,13 @@ double kelvinletPeakSpeed(const kernel::Kernel& kernel, int i) {
 } // namespace
 
 bool boxInReach(kernel::Kernel& kernel, const Bounds& box) {
-    if (!finite(box.min) || !finite(box.max)) return true;
+    if (!isFinite(box.min) || !isFinite(box.max)) return true;
     return kernel.sphereInReach(0.5f * (box.min + box.max), 0.5f * glm::length(box.max - box.min),
                                 kernel.settings.tolerance);
 }
 
 bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box) {
-    if (!finite(box.min) || !finite(box.max)) return false;
+    if (!isFinite(box.min) || !isFinite(box.max)) return false;
     if (kernel.toolCount != 1 || kernel.tools[0].kind != kernel::kToolKelvinlet) return false;
     for (int corner = 0; corner < 8; ++corner) {
         const glm::vec3 p((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "error.hpp"
+#include "finite.hpp"
 #include "kelvinlet_reference.hpp"
 #include "matrix_exp.hpp"
 
@@ -47,9 +48,6 @@ struct VertexResult {
     bool converged = true;
 };
 
-bool isFinite(const glm::dvec3& v) {
-    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
-}
 
 void checkTool(const ToolMotion& tool, size_t index) {
     const std::string name = "groundTruth: tool " + std::to_string(index);

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "error.hpp"
+#include "finite.hpp"
 #include "method_table.hpp"
 #include "tolerance_plan.hpp"
 
@@ -16,16 +17,15 @@ namespace {
 
 glm::vec3 toFloat(const glm::dvec3& v) { return glm::vec3(v); }
 
-bool finite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 // The kernel survives bad parameters (NON_FINITE), but the host refuses them by name.
 void validateToolMotion(const ToolMotion& m, size_t index) {
     auto require = [&](bool ok, const char* field, const char* what) {
         if (!ok) throw Error("move: tools[" + std::to_string(index) + "]." + field + ": " + what);
     };
-    require(finite(m.origin), "origin", "must be finite");
-    require(finite(m.translation), "translation", "must be finite");
-    require(finite(m.rotation), "rotation", "must be finite");
+    require(isFinite(m.origin), "origin", "must be finite");
+    require(isFinite(m.translation), "translation", "must be finite");
+    require(isFinite(m.rotation), "rotation", "must be finite");
     require(std::isfinite(m.logScale), "logScale", "must be finite");
     require(std::isfinite(m.outerRadius) && m.outerRadius > 0.0, "outerRadius", "must be positive");
     require(std::isfinite(m.innerRadius) && m.innerRadius >= 0.0, "innerRadius", "must be ≥ 0");

@@ -6,11 +6,11 @@
 #include <limits>
 
 #include "error.hpp"
+#include "finite.hpp"
 
 namespace sculptflow {
 namespace {
 
-bool finite(const glm::vec3& p) { return std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z); }
 
 // Spreads the low 10 bits of v so that two zero bits separate each.
 uint32_t spreadBits(uint32_t v) {
@@ -49,7 +49,7 @@ VertexBlocks buildVertexBlocks(std::span<const glm::vec3> positions, uint32_t bl
         throw Error("buildVertexBlocks: more than 2^32 - 1 vertices");
     glm::vec3 low(std::numeric_limits<float>::max()), high(-std::numeric_limits<float>::max());
     for (const glm::vec3& p : positions)
-        if (finite(p)) low = glm::min(low, p), high = glm::max(high, p);
+        if (isFinite(p)) low = glm::min(low, p), high = glm::max(high, p);
     const glm::vec3 cellsPerUnit(1023.0 / glm::max(glm::dvec3(high) - glm::dvec3(low), glm::dvec3(1e-30)));
 
     // 10 bits an axis (a 1024³ grid) is far finer than 512-vertex blocks need.
@@ -57,7 +57,7 @@ VertexBlocks buildVertexBlocks(std::span<const glm::vec3> positions, uint32_t bl
     std::vector<uint32_t> codes(positions.size());
     for (size_t i = 0; i < positions.size(); ++i) {
         uint32_t code = std::numeric_limits<uint32_t>::max();
-        if (finite(positions[i])) {
+        if (isFinite(positions[i])) {
             const glm::vec3 unit = (positions[i] - low) * cellsPerUnit;
             const glm::uvec3 cell = glm::uvec3(glm::clamp(unit, 0.0f, 1023.0f));
             code = spreadBits(cell.x) | spreadBits(cell.y) << 1 | spreadBits(cell.z) << 2;
@@ -73,7 +73,7 @@ VertexBlocks buildVertexBlocks(std::span<const glm::vec3> positions, uint32_t bl
         bool allFinite = true;
         for (size_t k = start; k < end; ++k) {
             const glm::vec3& p = positions[blocks.order[k]];
-            allFinite = allFinite && finite(p);
+            allFinite = allFinite && isFinite(p);
             boxMin = glm::min(boxMin, glm::dvec3(p));
             boxMax = glm::max(boxMax, glm::dvec3(p));
         }

@@ -18,6 +18,9 @@
 
 namespace sculptflow::test {
 
+// What a test writes into an output file that a refused command must leave as it was.
+inline constexpr const char* kSentinel = "left as it was\n";
+
 // Sets SCULPTFLOW_VALIDATION=1 (where validate()) while it lives, then puts the old value back.
 class ValidationOn {
     ScopedEnv validation_{"SCULPTFLOW_VALIDATION", validate() ? "1" : nullptr};

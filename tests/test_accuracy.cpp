@@ -11,38 +11,23 @@
 #include "ground_truth.hpp"
 #include "kernel.hpp"
 #include "test_support.hpp"
+#include "tip_cases.hpp"
 
 namespace sculptflow {
 namespace {
 
-struct Case {
+struct TipCase {
     Move move;
     std::vector<glm::vec3> start; // voxels
     GroundTruth truth;
 };
 
-// Concentric spheres around the tool tip, from 0.1 to 1.5 outer radii: the
-// vertices that move most, least, and by the most twisted paths.
-std::vector<glm::vec3> spheresAroundTip(const ToolMotion& tool) {
-    std::vector<glm::vec3> points;
-    for (float f : {0.1f, 0.2f, 0.3f, 0.5f, 0.75f, 1.0f, 1.5f}) {
-        Mesh sphere = icosphere(3, glm::vec3(tool.origin), f * float(tool.outerRadius));
-        points.insert(points.end(), sphere.positions.begin(), sphere.positions.end());
-    }
-    return points;
-}
-
-Case makeCase(const Stroke& stroke) {
-    Case c;
+TipCase makeCase(const Stroke& stroke) {
+    TipCase c;
     c.move = moveToolMotion(stroke);
-    c.start = spheresAroundTip(c.move.tools.front());
+    c.start = test::spheresAroundTip(c.move.tools.front());
     c.truth = groundTruth(c.move, c.start);
     return c;
-}
-
-Stroke withKind(Stroke stroke, ToolKind kind) {
-    for (ToolStroke& tool : stroke.tools) tool.kind = kind;
-    return stroke;
 }
 
 struct Accuracy {
@@ -53,7 +38,7 @@ struct Accuracy {
 };
 
 // Compares every vertex that is not flagged (culled vertices must not move at all).
-Accuracy measure(const Case& c, Method method, double tolerance) {
+Accuracy measure(const TipCase& c, Method method, double tolerance) {
     SolverOptions options;
     options.method = method;
     options.tolerance = tolerance;
@@ -95,7 +80,7 @@ double naiveEvaluations(Method method) {
 constexpr double kTsit5OverDp45Evaluations = 1.35;
 
 void expectWithinTolerance(const std::string& name, const Stroke& stroke, ToolKind kind) {
-    Case c = makeCase(withKind(stroke, kind));
+    TipCase c = makeCase(test::withKind(stroke, kind));
     const double tolerance = 0.1;
     double dp45Evaluations = 0.0;
     for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
@@ -135,7 +120,7 @@ INSTANTIATE_TEST_SUITE_P(Accuracy, RecordedStroke,
 // evaluations per vertex with every vertex within 0.1 voxel.
 TEST(Accuracy, Bs32OnTest0WithinItsEvaluationBudget) {
     SF_REQUIRE_RECORDING(path, "test0_righthandstroke.bin");
-    Case c = makeCase(withKind(readStroke(path), ToolKind::Kelvinlet));
+    TipCase c = makeCase(test::withKind(readStroke(path), ToolKind::Kelvinlet));
     Accuracy a = measure(c, Method::Bs32, 0.1);
     EXPECT_LE(a.meanEvaluations, 60.0);
     EXPECT_LE(a.maxError, 0.1);
@@ -153,11 +138,11 @@ TEST(Accuracy, TwoHandRecordingWithinTolerance) {
     for (ToolKind kind : {ToolKind::Affine, ToolKind::Kelvinlet}) {
         Stroke both = readStroke(left);
         both.tools.push_back(readStroke(right).tools.front());
-        both = withKind(both, kind);
-        Case c;
+        both = test::withKind(both, kind);
+        TipCase c;
         c.move = moveToolMotion(both);
-        c.start = spheresAroundTip(c.move.tools[0]);
-        std::vector<glm::vec3> aroundRight = spheresAroundTip(c.move.tools[1]);
+        c.start = test::spheresAroundTip(c.move.tools[0]);
+        std::vector<glm::vec3> aroundRight = test::spheresAroundTip(c.move.tools[1]);
         c.start.insert(c.start.end(), aroundRight.begin(), aroundRight.end());
         c.truth = groundTruth(c.move, c.start);
         for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {

@@ -26,7 +26,7 @@
 namespace sculptflow {
 namespace {
 
-using nlohmann::json;
+using Json = nlohmann::json;
 
 // Runs `sculptflow bench <args>` in-process.
 void runBench(const std::vector<std::string>& args) {
@@ -128,17 +128,17 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     ASSERT_NO_THROW(runBench({"--quick", "--no-chart", "--method-sizes", "1000", "--sizes", "1000,20000",
                               "--key-size", "3000", "--probes", "64", "--repeats", "1", "--json", out.string(),
                               "--scaling-chart", chart.string()}));
-    const json doc = readJson(out);
+    const Json doc = readJson(out);
     ASSERT_TRUE(doc.is_object());
-    const json& records = doc["records"];
+    const Json& records = doc["records"];
     ASSERT_TRUE(records.is_array());
     EXPECT_EQ(doc["flops_per_eval"]["kelvinlet"], 138.0);
     EXPECT_TRUE(doc["peak_gflops"].is_number()) << "lavapipe's peak comes from /proc/cpuinfo";
 
     using Key = std::tuple<std::string, std::string, size_t, std::string, std::string>;
-    std::map<Key, json> byKey;
+    std::map<Key, Json> byKey;
     const std::set<std::string> methods{"rk4", "rk4dbl", "bs32", "dp45", "tsit5"}, backends{"gpu", "cpu1", "cpuN"};
-    for (const json& r : records) {
+    for (const Json& r : records) {
         for (const char* field : {"method", "backend", "device", "vertices", "active", "verts_per_s", "evals_mean",
                                   "max_err_vox", "stroke", "workload", "tol", "gflops", "ms", "gpu_ms", "evaluations",
                                   "flops_per_eval", "peak_gflops", "runs"})
@@ -172,7 +172,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     const Move move = moveToolMotion(defaultStroke());
     const cli::Workload ball = cli::ballWorkload(move, 1000, 0);
     auto find = [&](const std::string& stroke, const std::string& workload, size_t n, const std::string& method,
-                    const std::string& backend) -> const json* {
+                    const std::string& backend) -> const Json* {
         auto it = byKey.find(Key{stroke, workload, n, method, backend});
         return it == byKey.end() ? nullptr : &it->second;
     };
@@ -183,7 +183,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
         options.method = *parseMethod(method);
         const double evals = solveOnCpu(move, ball.vertices, options).report.meanEvaluations();
         for (const std::string& backend : backends) {
-            const json* r = find("built-in", "ball", 1000, method, backend);
+            const Json* r = find("built-in", "ball", 1000, method, backend);
             ASSERT_NE(r, nullptr) << method << " " << backend;
             if (backend != "gpu") {
                 EXPECT_EQ((*r)["evals_mean"].get<double>(), evals) << method << " " << backend;
@@ -205,7 +205,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     for (size_t n : {size_t(1000), size_t(20'000)})
         for (const char* workload : {"ball", "ball 5% active, scattered", "ball 5% active, clustered"})
             EXPECT_NE(find("built-in", workload, n, "bs32", "gpu"), nullptr) << workload << " " << n;
-    const json* scattered = find("built-in", "ball 5% active, scattered", 20'000, "bs32", "cpu1");
+    const Json* scattered = find("built-in", "ball 5% active, scattered", 20'000, "bs32", "cpu1");
     EXPECT_EQ(scattered, nullptr) << "the scaling curve is GPU-only by default";
     {
         const cli::Workload w = cli::partlyActiveWorkload(move, 20'000, 0.05, cli::Layout::Scattered, 0,
@@ -215,19 +215,19 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
                     evals, 0.02 * evals);
     }
     // The 5%-of-20000 against the same 1000 alone, per layout: the summary's ratios are the records'.
-    const json& partly = doc["summary"]["partly_active"];
+    const Json& partly = doc["summary"]["partly_active"];
     ASSERT_EQ(partly.size(), 2u) << doc["summary"].dump();
-    for (const json& p : partly) {
+    for (const Json& p : partly) {
         EXPECT_EQ(p["vertices"], 20'000);
         EXPECT_EQ(p["alone_vertices"], 1000);
-        const json* part = find("built-in", p["workload"], 20'000, "bs32", "gpu");
-        const json* alone = find("built-in", "ball", 1000, "bs32", "gpu");
+        const Json* part = find("built-in", p["workload"], 20'000, "bs32", "gpu");
+        const Json* alone = find("built-in", "ball", 1000, "bs32", "gpu");
         ASSERT_TRUE(part && alone);
         EXPECT_NEAR(p["time_ratio"].get<double>(), (*part)["ms"].get<double>() / (*alone)["ms"].get<double>(), 1e-9);
     }
 
     // The key figure: bs32 at tol 0.1 on test0 as a Kelvinlet (or the built-in stroke), three backends.
-    const json& key = doc["summary"]["key"];
+    const Json& key = doc["summary"]["key"];
     ASSERT_TRUE(key.is_object());
     EXPECT_EQ(key["vertices"], 3000);
     const std::string keyStroke = key["stroke"];
@@ -236,12 +236,12 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     }
     // On the sphere (mesh order) and, beside it, the ball (random order).
     for (const char* summaryName : {"key", "key_ball"}) {
-        const json& figure = doc["summary"][summaryName];
+        const Json& figure = doc["summary"][summaryName];
         ASSERT_TRUE(figure.is_object()) << summaryName;
         const std::string workload = figure["workload"];
         EXPECT_EQ(workload, std::string(summaryName) == "key" ? "sphere" : "ball");
-        const json* keyGpu = find(keyStroke, workload, 3000, "bs32", "gpu");
-        const json* keyOne = find(keyStroke, workload, 3000, "bs32", "cpu1");
+        const Json* keyGpu = find(keyStroke, workload, 3000, "bs32", "gpu");
+        const Json* keyOne = find(keyStroke, workload, 3000, "bs32", "cpu1");
         ASSERT_TRUE(keyGpu && keyOne && find(keyStroke, workload, 3000, "bs32", "cpuN")) << workload;
         EXPECT_NEAR(figure["gpu_over_cpu1"].get<double>(),
                     (*keyGpu)["verts_per_s"].get<double>() / (*keyOne)["verts_per_s"].get<double>(), 1e-9);
@@ -261,11 +261,11 @@ TEST(Bench, WithoutGpuAndRecordingTheCpuRecordsRemain) {
     ASSERT_NO_THROW(runBench({"--no-gpu", "--no-chart", "--no-scaling", "--methods", "dp45", "--method-sizes", "300",
                               "--key-size", "300", "--probes", "16", "--key-stroke", (dir / "absent.bin").string(),
                               "--json", out.string()}));
-    const json doc = readJson(out);
-    const json& records = doc["records"];
+    const Json doc = readJson(out);
+    const Json& records = doc["records"];
     // dp45 cpu1 and cpuN; the key figure's bs32 cpu1 and cpuN on the sphere and on the ball
     ASSERT_EQ(records.size(), 6u) << records.dump(1);
-    for (const json& r : records) EXPECT_NE(r["backend"], "gpu");
+    for (const Json& r : records) EXPECT_NE(r["backend"], "gpu");
     EXPECT_EQ(doc["summary"]["key"]["stroke"], "built-in (kelvinlet)");
     EXPECT_TRUE(doc["summary"]["key"]["gpu_over_cpu1"].is_null());
 }

@@ -22,6 +22,7 @@
 #include "mesh_renderer.hpp"
 #include "stroke.hpp"
 #include "test_support.hpp"
+#include "tip_cases.hpp"
 
 namespace sculptflow {
 namespace {
@@ -30,8 +31,6 @@ using test::failsWith;
 using test::readJson;
 using test::ScratchDir;
 
-constexpr const char* kSentinel = "left as it was\n";
-
 class CliModes : public testing::Test {
 protected:
     void TearDown() override { EXPECT_EQ(lateValidationMessages(), 0); }
@@ -39,13 +38,6 @@ protected:
     // `sculptflow <args>` in-process with every subcommand, validation on.
     static void run(const std::vector<std::string>& args) { test::runCli(&cli::addCommands, args); }
 };
-
-// A 642-vertex sphere where the built-in mesh sits, around the built-in stroke's tool tip.
-Mesh smallSphere() {
-    const Stroke stroke = defaultStroke();
-    const ToolStroke& tool = stroke.tools.front();
-    return icosphere(3, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
-}
 
 std::string maskText(const std::vector<float>& mask) {
     std::string text;
@@ -61,8 +53,6 @@ std::vector<float> halfMask(const Mesh& mesh) {
     for (const glm::vec3& p : mesh.positions) mask.push_back(p.x < centre.x ? 0.0f : 1.0f);
     return mask;
 }
-
-bool sameBits(const glm::vec3& a, const glm::vec3& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // ---------------------------------------------------------------------------
 // Bad input: the message names the field and the value, the exit status is 1,
@@ -81,12 +71,12 @@ TEST_P(BadInput, IsAClearErrorAndTouchesNoFile) {
     const BadInputCase& c = GetParam();
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", mask = dir / "mask.txt", stroke = dir / "stroke.json";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     if (!c.maskFile.empty()) test::writeFile(mask, c.maskFile);
     if (!c.strokeFile.empty()) test::writeFile(stroke, c.strokeFile);
     const auto out = dir / "out.ply", stats = dir / "stats.json";
-    test::writeFile(out, kSentinel);
-    test::writeFile(stats, kSentinel);
+    test::writeFile(out, test::kSentinel);
+    test::writeFile(stats, test::kSentinel);
 
     std::vector<std::string> args = {"deform", "--mesh", mesh.string(), "--out", out.string(), "--stats",
                                      stats.string()};
@@ -98,8 +88,8 @@ TEST_P(BadInput, IsAClearErrorAndTouchesNoFile) {
     const auto [status, errors] = test::cliExitStatus(args);
     EXPECT_EQ(status, 1) << errors;
     for (const std::string& part : c.messageParts) EXPECT_NE(errors.find(part), std::string::npos) << errors;
-    EXPECT_EQ(test::readFile(out), kSentinel);
-    EXPECT_EQ(test::readFile(stats), kSentinel);
+    EXPECT_EQ(test::readFile(out), test::kSentinel);
+    EXPECT_EQ(test::readFile(stats), test::kSentinel);
     std::printf("  %s\n", errors.c_str());
 }
 
@@ -157,11 +147,11 @@ INSTANTIATE_TEST_SUITE_P(
 TEST_F(CliModes, UnknownModeIsAUsageError) {
     ScratchDir dir;
     const auto out = dir / "out.obj";
-    test::writeFile(out, kSentinel);
+    test::writeFile(out, test::kSentinel);
     const auto [status, errors] = test::cliExitStatus({"deform", "--mode", "sideways", "--out", out.string()});
     EXPECT_NE(status, 0);
     EXPECT_NE(errors.find("sideways"), std::string::npos) << errors;
-    EXPECT_EQ(test::readFile(out), kSentinel);
+    EXPECT_EQ(test::readFile(out), test::kSentinel);
 }
 
 TEST_F(CliModes, PlyMaskValueOutOfRangeNamesTheVertex) {
@@ -173,11 +163,11 @@ TEST_F(CliModes, PlyMaskValueOutOfRangeNamesTheVertex) {
                           "0 0 0 1\n1 0 0 0.5\n0 1 0 2\n3 0 1 2\n");
     EXPECT_TRUE(failsWith([&] { readMesh(mesh); }, {"masked.ply", "vertex 2 (mask)", "mask value 2", "[0, 1]"}));
     const auto out = dir / "out.ply";
-    test::writeFile(out, kSentinel);
+    test::writeFile(out, test::kSentinel);
     const auto [status, errors] = test::cliExitStatus({"deform", "--mesh", mesh.string(), "--out", out.string()});
     EXPECT_EQ(status, 1);
     EXPECT_NE(errors.find("vertex 2 (mask)"), std::string::npos) << errors;
-    EXPECT_EQ(test::readFile(out), kSentinel);
+    EXPECT_EQ(test::readFile(out), test::kSentinel);
 }
 
 // ---------------------------------------------------------------------------
@@ -231,7 +221,7 @@ TEST_F(CliModes, ContinuousCpuReferenceWritesTheSameShape) {
     SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     run({"deform", "--backend", "cpu", "--mode", "continuous", "--mesh", mesh.string(), "--stats", stats.string()});
     const nlohmann::json j = readJson(stats);
     expectRunStatistics(j, "continuous", defaultStroke().tools.front().poses.size() - 1, 642);
@@ -243,7 +233,7 @@ TEST_F(CliModes, ContinuousCpuReferenceWritesTheSameShape) {
 TEST_F(CliModes, ValidateContinuousWithMaskAndSymmetryPasses) {
     SF_REQUIRE_VULKAN();
     ScratchDir dir;
-    const Mesh sphere = smallSphere();
+    const Mesh sphere = test::builtInTipSphere();
     const auto mesh = dir / "sphere.obj", mask = dir / "mask.txt";
     writeMesh(sphere, mesh);
     test::writeFile(mask, maskText(halfMask(sphere)));
@@ -293,7 +283,7 @@ TEST_F(CliModes, ValidateContinuousWithMaskAndSymmetryPasses) {
 TEST_F(CliModes, MaskFileZerosLeaveVerticesBitIdentical) {
     SF_REQUIRE_VULKAN();
     ScratchDir dir;
-    const Mesh sphere = smallSphere();
+    const Mesh sphere = test::builtInTipSphere();
     const std::vector<float> mask = halfMask(sphere);
     const auto mesh = dir / "sphere.obj", maskPath = dir / "mask.txt", stats = dir / "stats.json";
     writeMesh(sphere, mesh);
@@ -309,8 +299,8 @@ TEST_F(CliModes, MaskFileZerosLeaveVerticesBitIdentical) {
             for (size_t i = 0; i < mask.size(); ++i) {
                 if (mask[i] == 0.0f) {
                     ++frozen;
-                    EXPECT_TRUE(sameBits(output.positions[i], input.positions[i])) << mode << " " << backend << " " << i;
-                } else if (!sameBits(output.positions[i], input.positions[i])) {
+                    EXPECT_TRUE(test::sameBits(output.positions[i], input.positions[i])) << mode << " " << backend << " " << i;
+                } else if (!test::sameBits(output.positions[i], input.positions[i])) {
                     ++moved;
                 }
             }
@@ -354,7 +344,7 @@ TEST_F(CliModes, PlyMaskPropertyRoundTripsAndIsUsed) {
 
     // deform takes it as the mask, and writes it back out with the result.
     const auto sphere = dir / "sphere.ply", out = dir / "out.ply", stats = dir / "stats.json";
-    Mesh onTool = smallSphere();
+    Mesh onTool = test::builtInTipSphere();
     onTool.mask = halfMask(onTool);
     writeMesh(onTool, sphere);
     run({"deform", "--mesh", sphere.string(), "--out", out.string(), "--stats", stats.string()});
@@ -362,7 +352,7 @@ TEST_F(CliModes, PlyMaskPropertyRoundTripsAndIsUsed) {
     EXPECT_EQ(result.mask, onTool.mask);
     for (size_t i = 0; i < onTool.mask.size(); ++i) {
         if (onTool.mask[i] == 0.0f) {
-            EXPECT_TRUE(sameBits(result.positions[i], onTool.positions[i])) << i;
+            EXPECT_TRUE(test::sameBits(result.positions[i], onTool.positions[i])) << i;
         }
     }
     const nlohmann::json j = readJson(stats);
@@ -375,7 +365,7 @@ TEST_F(CliModes, PlyMaskPropertyRoundTripsAndIsUsed) {
     const Mesh unmasked = readMesh(out);
     size_t moved = 0;
     for (size_t i = 0; i < onTool.mask.size(); ++i)
-        if (onTool.mask[i] == 0.0f && !sameBits(unmasked.positions[i], onTool.positions[i])) ++moved;
+        if (onTool.mask[i] == 0.0f && !test::sameBits(unmasked.positions[i], onTool.positions[i])) ++moved;
     EXPECT_GT(moved, 200u);
 }
 
@@ -457,7 +447,7 @@ TEST_F(CliModes, SymmetryFlagAppliesToARecordedStroke) {
 TEST_F(CliModes, RenderComparesModesAndShowsTheMask) {
     SF_REQUIRE_VULKAN();
     ScratchDir dir;
-    const Mesh sphere = smallSphere();
+    const Mesh sphere = test::builtInTipSphere();
     const auto mesh = dir / "sphere.obj", mask = dir / "mask.txt", png = dir / "modes.png";
     writeMesh(sphere, mesh);
     test::writeFile(mask, maskText(halfMask(sphere)));
@@ -467,12 +457,12 @@ TEST_F(CliModes, RenderComparesModesAndShowsTheMask) {
          "--size", "256x128", "--out", png.string()});
     EXPECT_EQ(readPng(png).width, 256u);
     // No mask to show: an error, and the picture stays as it was.
-    test::writeFile(png, kSentinel);
+    test::writeFile(png, test::kSentinel);
     const auto [status, errors] = test::cliExitStatus(
         {"render", "--mesh", mesh.string(), "--color", "mask", "--size", "256x128", "--out", png.string()});
     EXPECT_EQ(status, 1);
     EXPECT_NE(errors.find("--color mask"), std::string::npos) << errors;
-    EXPECT_EQ(test::readFile(png), kSentinel);
+    EXPECT_EQ(test::readFile(png), test::kSentinel);
 }
 
 } // namespace

@@ -19,6 +19,7 @@
 #include "mesh.hpp"
 #include "stroke.hpp"
 #include "test_support.hpp"
+#include "tip_cases.hpp"
 #include "tuning_params.hpp"
 
 namespace sculptflow {
@@ -27,18 +28,6 @@ namespace {
 using test::failsWith;
 using test::readJson;
 using test::ScratchDir;
-
-constexpr const char* kSentinel = "left as it was\n";
-
-// A 642-vertex sphere around the built-in stroke's tool tip, scaled by `unit`
-// about the world origin (100: the same sphere in centimetres).
-Mesh smallSphere(float unit = 1.0f) {
-    const Stroke stroke = defaultStroke();
-    const ToolStroke& tool = stroke.tools.front();
-    Mesh mesh = icosphere(3, glm::vec3(tool.poses.front().position), float(0.3 * tool.outerRadius));
-    for (glm::vec3& p : mesh.positions) p *= unit;
-    return mesh;
-}
 
 // The built-in stroke as JSON, edited.
 template <typename Edit>
@@ -76,7 +65,7 @@ std::vector<std::string> warningCodes(const nlohmann::json& stats) {
 TEST(CliTrust, MatchingUnitsGiveNoWarning) {
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--stats", stats.string()});
     ASSERT_EQ(r.status, 0) << r.errors;
     EXPECT_FALSE(has(r.errors, "warning")) << r.errors;
@@ -86,28 +75,28 @@ TEST(CliTrust, MatchingUnitsGiveNoWarning) {
 TEST(CliTrust, MeshInCentimetresWithAStrokeInMetresWarnsAndFailsUnderStrict) {
     ScratchDir dir;
     const auto mesh = dir / "sphere-cm.obj", stats = dir / "stats.json", out = dir / "out.obj";
-    writeMesh(smallSphere(100.0f), mesh);
+    writeMesh(test::builtInTipSphere(100.0f), mesh);
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--stats", stats.string()});
     EXPECT_EQ(r.status, 0) << r.errors;
     EXPECT_TRUE(has(r.errors, "sculptflow: warning: the tool never reaches the mesh")) << r.errors;
     const std::vector<std::string> codes = warningCodes(readJson(stats));
     EXPECT_NE(std::find(codes.begin(), codes.end(), "out_of_reach"), codes.end());
 
-    test::writeFile(out, kSentinel);
-    test::writeFile(stats, kSentinel);
+    test::writeFile(out, test::kSentinel);
+    test::writeFile(stats, test::kSentinel);
     const Outcome strict = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--strict", "--out",
                                 out.string(), "--stats", stats.string()});
     EXPECT_EQ(strict.status, 1);
     EXPECT_TRUE(has(strict.errors, "sculptflow: error: the tool never reaches the mesh")) << strict.errors;
     EXPECT_TRUE(has(strict.errors, "--strict")) << strict.errors;
-    EXPECT_EQ(test::readFile(out), kSentinel);
-    EXPECT_EQ(test::readFile(stats), kSentinel);
+    EXPECT_EQ(test::readFile(out), test::kSentinel);
+    EXPECT_EQ(test::readFile(stats), test::kSentinel);
 }
 
 TEST(CliTrust, StrokeWithoutVoxelSizeWarnsUnlessTheOptionGivesOne) {
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     const std::string stroke = strokeJson(dir, [](nlohmann::json& j) { j.erase("voxel_size"); });
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--stroke", stroke, "--stats",
                            stats.string()});
@@ -126,7 +115,7 @@ TEST(CliTrust, StrokeWithoutVoxelSizeWarnsUnlessTheOptionGivesOne) {
 TEST(CliTrust, VoxelSizeInOtherUnitsWarns) {
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     // 2 meant as mm: the tool's 0.13 m radius is 0.065 voxels.
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--voxel-size", "2", "--strict"});
     EXPECT_EQ(r.status, 1);
@@ -140,7 +129,7 @@ TEST(CliTrust, VoxelSizeInOtherUnitsWarns) {
 TEST(CliTrust, OutputIntoAMissingFolderFailsBeforeTheWork) {
     ScratchDir dir;
     const auto stats = dir / "stats.json";
-    test::writeFile(stats, kSentinel);
+    test::writeFile(stats, test::kSentinel);
     // The bad mask would fail the loading: the output path must be refused first.
     const Outcome r = cli({"deform", "--backend", "cpu", "--mask", (dir / "no-mask.txt").string(), "--out",
                            (dir / "nodir" / "x.obj").string(), "--stats", stats.string()});
@@ -149,7 +138,7 @@ TEST(CliTrust, OutputIntoAMissingFolderFailsBeforeTheWork) {
     EXPECT_TRUE(has(r.errors, "nodir")) << r.errors;
     EXPECT_TRUE(has(r.errors, "does not exist")) << r.errors;
     EXPECT_FALSE(has(r.errors, "no-mask")) << r.errors;
-    EXPECT_EQ(test::readFile(stats), kSentinel);
+    EXPECT_EQ(test::readFile(stats), test::kSentinel);
     EXPECT_FALSE(std::filesystem::exists(dir / "nodir"));
 
     const Outcome stat = cli({"deform", "--stats", (dir / "nodir" / "s.json").string(), "--mask", "missing"});
@@ -181,7 +170,7 @@ TEST(CliTrust, Rk4WithoutStepsIsRefusedNamingStepsAndTheAdaptiveMethods) {
 TEST(CliTrust, Rk4StepsSetTheEvaluations) {
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     auto meanEvaluations = [&](const std::string& steps) {
         const auto stats = dir / ("stats-" + steps + ".json");
         const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--method", "rk4", "--steps",
@@ -265,7 +254,7 @@ TEST(CliTrust, HelpOffersBuiltInOnlyWhereTheCommandHasIt) {
 TEST(CliTrust, SymmetryAxesInEitherCase) {
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--symmetry", "XZ", "--stats",
                            stats.string()});
     ASSERT_EQ(r.status, 0) << r.errors;
@@ -326,7 +315,7 @@ TEST(CliTrust, UnknownStrokeKeySuggestsTheNearestOne) {
 TEST(CliTrust, ContinuousEvaluationsAreOneConventionPerVertexOverTheRun) {
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", stats = dir / "stats.json";
-    writeMesh(smallSphere(), mesh);
+    writeMesh(test::builtInTipSphere(), mesh);
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", mesh.string(), "--mode", "continuous",
                            "--stats", stats.string()});
     ASSERT_EQ(r.status, 0) << r.errors;
@@ -405,7 +394,7 @@ TEST(CliTrust, ObjKeepsTexturesNormalsGroupsAndMaterials) {
 TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
     ScratchDir dir;
     // The small sphere with a vt and a vn a vertex and a group, as an exporter writes it.
-    const Mesh sphere = smallSphere();
+    const Mesh sphere = test::builtInTipSphere();
     std::string obj = "mtllib m.mtl\no Sphere\ng shell\nusemtl Clay\ns 1\n";
     for (const glm::vec3& p : sphere.positions)
         obj += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";

@@ -12,19 +12,15 @@
 #include "ground_truth.hpp"
 #include "kernel.hpp"
 #include "test_support.hpp"
+#include "tip_cases.hpp"
 
 namespace sculptflow {
 namespace {
 
 // Shells around the tip at pose A, 0.1 to 1.5 outer radii: the vertices that move
 // most, least and along the most twisted paths.
-std::vector<glm::vec3> shellsAroundTip(const ToolMotion& tool) {
-    std::vector<glm::vec3> points;
-    for (float f : {0.1f, 0.3f, 0.6f, 1.0f, 1.5f}) {
-        Mesh sphere = icosphere(2, glm::vec3(tool.origin), f * float(tool.outerRadius));
-        points.insert(points.end(), sphere.positions.begin(), sphere.positions.end());
-    }
-    return points;
+std::vector<glm::vec3> shellsAroundStart(const std::vector<Move>& segments) {
+    return test::spheresAroundTip(segments.front().tools.front(), {0.1f, 0.3f, 0.6f, 1.0f, 1.5f}, 2);
 }
 
 // The reference: each segment's double ground truth from the last one's output.
@@ -61,13 +57,6 @@ double maxUnflaggedError(const std::vector<glm::vec3>& positions, std::span<cons
     return worst;
 }
 
-Stroke withKind(Stroke stroke, ToolKind kind) {
-    for (ToolStroke& tool : stroke.tools) tool.kind = kind;
-    return stroke;
-}
-
-constexpr Method kAdaptiveMethods[] = {Method::Bs32, Method::Dp45, Method::Rk4Double, Method::Tsit5};
-
 class ContinuousRecording : public test::GpuTest, public testing::WithParamInterface<std::string> {};
 
 // Every recording, as a Kelvinlet and as an affine tool, each adaptive method,
@@ -75,11 +64,11 @@ class ContinuousRecording : public test::GpuTest, public testing::WithParamInter
 TEST_P(ContinuousRecording, CpuAndGpuWithinToleranceOfTheChainedReference) {
     SF_REQUIRE_RECORDING(path, GetParam());
     for (ToolKind kind : {ToolKind::Kelvinlet, ToolKind::Affine}) {
-        const Stroke stroke = withKind(readStroke(path), kind);
+        const Stroke stroke = test::withKind(readStroke(path), kind);
         const std::vector<Move> segments = continuousMotions(stroke);
-        const std::vector<glm::vec3> start = shellsAroundTip(segments.front().tools.front());
+        const std::vector<glm::vec3> start = shellsAroundStart(segments);
         const std::vector<glm::dvec3> reference = chainedReference(segments, start);
-        for (Method method : kAdaptiveMethods) {
+        for (Method method : allMethods(true)) {
             SolverOptions options;
             options.method = method;
             options.tolerance = 0.1;
@@ -122,7 +111,7 @@ TEST_F(ContinuousMode, SegmentsChainAndTheirReportsAddUp) {
     const Stroke stroke = defaultStroke();
     const std::vector<Move> segments = continuousMotions(stroke);
     ASSERT_GE(segments.size(), 2u);
-    const std::vector<glm::vec3> start = shellsAroundTip(segments.front().tools.front());
+    const std::vector<glm::vec3> start = shellsAroundStart(segments);
     SolverOptions options;
     const CpuSolution whole = solveContinuousOnCpu(segments, start, {}, options);
 
@@ -155,7 +144,7 @@ TEST_F(ContinuousMode, SegmentsChainAndTheirReportsAddUp) {
 TEST_F(ContinuousMode, AMoveAfterAContinuousRunStartsFromTheInput) {
     const Stroke stroke = defaultStroke();
     const std::vector<Move> segments = continuousMotions(stroke);
-    const std::vector<glm::vec3> start = shellsAroundTip(segments.front().tools.front());
+    const std::vector<glm::vec3> start = shellsAroundStart(segments);
     const SolverOptions options;
     GpuMesh mesh(context(), start);
     solver().runContinuous(mesh, segments, options, false);

@@ -18,37 +18,16 @@
 #include "kernel.hpp"
 #include "kernel_fixtures.hpp"
 #include "test_support.hpp"
+#include "tip_cases.hpp"
 
 namespace sculptflow {
 namespace {
 
 class GpuSolverTest : public test::GpuTest {};
 
-const Method kAllMethods[] = {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5};
-
-SolverOptions optionsFor(Method method) {
-    SolverOptions options;
-    options.method = method;
-    return options;
-}
-
 // Random points in a ball of twice the tool's radius around its tip.
 std::vector<glm::vec3> randomBall(const ToolMotion& tool, size_t count, unsigned seed) {
     return ballAroundTip(tool, count, 2.0f, seed);
-}
-
-std::vector<glm::vec3> spheresAroundTip(const ToolMotion& tool) {
-    std::vector<glm::vec3> points;
-    for (float f : {0.1f, 0.3f, 0.6f, 1.0f, 1.5f}) {
-        Mesh sphere = icosphere(3, glm::vec3(tool.origin), f * float(tool.outerRadius));
-        points.insert(points.end(), sphere.positions.begin(), sphere.positions.end());
-    }
-    return points;
-}
-
-Stroke withKind(Stroke stroke, ToolKind kind) {
-    for (ToolStroke& tool : stroke.tools) tool.kind = kind;
-    return stroke;
 }
 
 // GPU and CPU run the same source, but their compilers round differently (FMA
@@ -63,7 +42,7 @@ Stroke withKind(Stroke stroke, ToolKind kind) {
 // then land within the cull bound (tol/10) of where the culled one stays.
 void expectAgreesWithCpu(GpuSolver& solver, const std::string& name, const Move& move,
                          const std::vector<glm::vec3>& start, Method method) {
-    const SolverOptions options = optionsFor(method);
+    const SolverOptions options = SolverOptions{.method = method};
     GpuSolution gpu = solveOnGpu(solver, move, start, options);
     CpuSolution cpu = solveOnCpu(move, start, options);
     size_t compared = 0, within = 0, flagMismatches = 0, cullBoundary = 0;
@@ -96,10 +75,10 @@ class GpuRecordedStroke : public test::GpuTest, public testing::WithParamInterfa
 TEST_P(GpuRecordedStroke, MatchesCpuReferenceForEveryMethod) {
     SF_REQUIRE_RECORDING(path, GetParam());
     for (ToolKind kind : {ToolKind::Kelvinlet, ToolKind::Affine}) {
-        Move move = moveToolMotion(withKind(readStroke(path), kind));
-        std::vector<glm::vec3> start = spheresAroundTip(move.tools[0]);
+        Move move = moveToolMotion(test::withKind(readStroke(path), kind));
+        std::vector<glm::vec3> start = test::spheresAroundTip(move.tools[0], {0.1f, 0.3f, 0.6f, 1.0f, 1.5f});
         std::string name = std::string(GetParam()) + (kind == ToolKind::Affine ? " affine" : " kelvinlet");
-        for (Method method : kAllMethods) expectAgreesWithCpu(solver(), name, move, start, method);
+        for (Method method : allMethods()) expectAgreesWithCpu(solver(), name, move, start, method);
     }
 }
 
@@ -116,7 +95,7 @@ TEST_F(GpuSolverTest, MatchesCpuReferenceOnRandomMeshesOfAnySize) {
     // Counts around the workgroup size (64) and up to 300k vertices.
     for (size_t count : {size_t(1), size_t(63), size_t(64), size_t(65), size_t(4097)}) {
         std::vector<glm::vec3> start = randomBall(move.tools[0], count, unsigned(count));
-        for (Method method : kAllMethods)
+        for (Method method : allMethods())
             expectAgreesWithCpu(solver(), "random " + std::to_string(count), move, start, method);
     }
     std::vector<glm::vec3> large = randomBall(move.tools[0], 300000, 7);
@@ -127,11 +106,11 @@ TEST_F(GpuSolverTest, WithinToleranceOfGroundTruth) {
     auto recording = test::recordedStroke("test0_righthandstroke.bin");
     Stroke stroke = recording ? readStroke(*recording) : defaultStroke();
     for (ToolKind kind : {ToolKind::Kelvinlet, ToolKind::Affine}) {
-        Move move = moveToolMotion(withKind(stroke, kind));
-        std::vector<glm::vec3> start = spheresAroundTip(move.tools[0]);
+        Move move = moveToolMotion(test::withKind(stroke, kind));
+        std::vector<glm::vec3> start = test::spheresAroundTip(move.tools[0], {0.1f, 0.3f, 0.6f, 1.0f, 1.5f});
         GroundTruth truth = groundTruth(move, start);
         for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
-            GpuSolution gpu = solveOnGpu(solver(), move, start, optionsFor(method));
+            GpuSolution gpu = solveOnGpu(solver(), move, start, SolverOptions{.method = method});
             double maxError = 0.0;
             for (size_t i = 0; i < start.size(); ++i) {
                 if (gpu.statistics[i].flags & ~kernel::kFlagCulled) continue;
@@ -151,7 +130,7 @@ TEST_F(GpuSolverTest, HostileFieldFinishesWithinItsBound) {
     std::vector<glm::vec3> start = randomBall(hostile.tools[0], 4096, 3);
     std::vector<glm::vec3> ordinaryStart = randomBall(ordinary.tools[0], 4096, 3);
     for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
-        SolverOptions options = optionsFor(method);
+        SolverOptions options = SolverOptions{.method = method};
         options.tolerance = 1e-9;
         options.maxIterations = 40;
         GpuSolution gpu = solveOnGpu(solver(), hostile, start, options);
@@ -165,7 +144,7 @@ TEST_F(GpuSolverTest, HostileFieldFinishesWithinItsBound) {
         // shared CPU (other tests run beside this one), so the fastest of three
         // hostile runs meets the slowest of three ordinary ones, and only a 4×
         // breach fails.
-        SolverOptions ordinaryOptions = optionsFor(method);
+        SolverOptions ordinaryOptions = SolverOptions{.method = method};
         ordinaryOptions.maxIterations = 40;
         double hostileMs = gpu.gpuMilliseconds;
         double perEvaluation = 0.0;
@@ -191,8 +170,8 @@ TEST_F(GpuSolverTest, NonFiniteVerticesComeBackUnchangedAndFlagged) {
     start[3] = {nan, 1.0f, 2.0f};
     start[50] = {3.0f, -inf, 4.0f};
     start[99] = {inf, inf, inf};
-    for (Method method : kAllMethods) {
-        GpuSolution gpu = solveOnGpu(solver(), move, start, optionsFor(method));
+    for (Method method : allMethods()) {
+        GpuSolution gpu = solveOnGpu(solver(), move, start, SolverOptions{.method = method});
         for (size_t i : {size_t(3), size_t(50), size_t(99)}) {
             EXPECT_EQ(gpu.statistics[i].flags, kernel::kFlagNonFinite);
             for (int c = 0; c < 3; ++c) {

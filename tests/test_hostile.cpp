@@ -14,6 +14,7 @@
 
 #include "cpu_solver.hpp"
 #include "default_case.hpp"
+#include "finite.hpp"
 #include "gpu_fixture.hpp"
 #include "kernel.hpp"
 #include "kernel_fixtures.hpp"
@@ -23,8 +24,6 @@
 namespace sculptflow {
 namespace {
 
-const std::vector<Method> kAllMethods = {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45};
-const std::vector<Method> kAdaptiveMethods = {Method::Rk4Double, Method::Bs32, Method::Dp45};
 const double kAlmostPi = std::numbers::pi - 1e-6;
 
 struct Solved {
@@ -53,9 +52,6 @@ std::vector<glm::vec3> pointsAround(const Move& move, size_t perTool, unsigned s
 }
 
 glm::dvec3 axis() { return glm::normalize(glm::dvec3(0.3, 0.8, -0.5)); }
-
-bool sameBits(const glm::vec3& a, const glm::vec3& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
-bool finite3(const glm::vec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
 // A loose bound on how far any of the explicit RK methods can carry x0, to catch
 // blow-ups rather than error: a Kelvinlet's speed is at most about |d| plus its twist
@@ -88,8 +84,8 @@ void expectSound(const std::string& label, const Move* move, const std::vector<g
         if (long(st.evaluations) > bound) {
             problem = std::to_string(st.evaluations) + " evaluations";
         } else if (st.flags & (kernel::kFlagNonFinite | kernel::kFlagCulled)) {
-            if (!sameBits(x, start[i])) problem = "flagged NON_FINITE or CULLED but the output is not the input";
-        } else if (!finite3(x)) {
+            if (!test::sameBits(x, start[i])) problem = "flagged NON_FINITE or CULLED but the output is not the input";
+        } else if (!isFinite(x)) {
             problem = "non-finite output without NON_FINITE";
         } else if (move && glm::length(glm::dvec3(x) - glm::dvec3(start[i])) > displacementBound(*move, start[i])) {
             problem = "moved beyond any RK method's reach";
@@ -190,7 +186,7 @@ TEST_F(Hostile, NearSingularKelvinletsAgainstHugeMoves) {
             Move move{{test::kelvinletMotion(eps, distance * glm::normalize(glm::dvec3(1.0, -0.4, 0.3)))}};
             char name[64];
             std::snprintf(name, sizeof name, "kelvinlet eps %g |d| %g", eps, distance);
-            runCase(name, move, pointsAround(move, 400, 11), SolverOptions{}, kAllMethods);
+            runCase(name, move, pointsAround(move, 400, 11), SolverOptions{}, allMethods());
         }
     }
 }
@@ -226,7 +222,7 @@ TEST_F(Hostile, RotationsOfAlmostPi) {
     printHeader();
     for (const auto& [name, move] : cases) {
         std::vector<glm::vec3> start = pointsAround(move, 300, 12);
-        auto results = runCase(name, move, start, SolverOptions{}, kAllMethods);
+        auto results = runCase(name, move, start, SolverOptions{}, allMethods());
         if (move.tools[0].kind != ToolKind::Affine) continue;
         // The affine flow is smooth, so the adaptive methods must also be right (tol 0.1 voxel).
         for (size_t m = 1; m < results.size(); ++m) {
@@ -245,8 +241,8 @@ TEST_F(Hostile, ScaleRatiosOfAMillion) {
         std::snprintf(affine, sizeof affine, "affine scale ratio %g", ratio);
         Move k{{test::kelvinletMotion(20.0, {5.0, -2.0, 1.0}, {}, lambda)}};
         Move a{{test::affineMotion({2, 1, -3}, {3, 0, 0}, {}, lambda, 4, 16)}};
-        runCase(kelvinlet, k, pointsAround(k, 300, 13), SolverOptions{}, kAllMethods);
-        runCase(affine, a, pointsAround(a, 300, 14), SolverOptions{}, kAllMethods);
+        runCase(kelvinlet, k, pointsAround(k, 300, 13), SolverOptions{}, allMethods());
+        runCase(affine, a, pointsAround(a, 300, 14), SolverOptions{}, allMethods());
     }
 }
 
@@ -267,10 +263,10 @@ TEST_F(Hostile, StrokeOfOneNanosecond) {
         EXPECT_NEAR(move.tools[0].duration, 1e-9, 1e-12);
         const std::vector<glm::vec3> start = pointsAround(move, 300, 15);
         auto results = runCase(kind == ToolKind::Affine ? "affine, 1e-9 s" : "kelvinlet, 1e-9 s", move, start,
-                               SolverOptions{}, kAllMethods);
-        for (size_t m = 0; m < kAllMethods.size(); ++m) {
+                               SolverOptions{}, allMethods());
+        for (size_t m = 0; m < allMethods().size(); ++m) {
             SolverOptions options;
-            options.method = kAllMethods[m];
+            options.method = allMethods()[m];
             const kernel::Kernel k1 = makeKernel(reference, options), k2 = makeKernel(move, options);
             EXPECT_EQ(std::memcmp(k1.tools, k2.tools, sizeof k1.tools), 0) << methodName(options.method);
             EXPECT_EQ(std::memcmp(&k1.settings, &k2.settings, sizeof k1.settings), 0) << methodName(options.method);
@@ -294,7 +290,7 @@ TEST_F(Hostile, ToleranceFarBelowFloatPrecision) {
         {"built-in as affine, tol 1e-12", moveToolMotion(affine)},
         {"kelvinlet eps 1e-3 |d| 1e4, tol 1e-12", Move{{test::kelvinletMotion(1e-3, {1e4, 0.0, 0.0})}}}};
     printHeader();
-    for (const auto& [name, move] : cases) runCase(name, move, pointsAround(move, 200, 16), options, kAdaptiveMethods);
+    for (const auto& [name, move] : cases) runCase(name, move, pointsAround(move, 200, 16), options, allMethods(true));
 }
 
 TEST_F(Hostile, EveryHostileToolAtOnce) {
@@ -305,7 +301,7 @@ TEST_F(Hostile, EveryHostileToolAtOnce) {
                test::kelvinletMotion(8.0, {1, 2, 3}, {0.0, 0.0, kAlmostPi}, std::log(1e-6))}};
     move.tools[3].origin = {4.0, -3.0, 2.0};
     printHeader();
-    runCase("4 tools at once", move, pointsAround(move, 150, 17), SolverOptions{}, kAllMethods);
+    runCase("4 tools at once", move, pointsAround(move, 150, 17), SolverOptions{}, allMethods());
 }
 
 // One float of the raw kernel state, named as written.
@@ -338,7 +334,7 @@ TEST_F(Hostile, NonFiniteRawKernelParametersOnCpu) {
     printHeader();
     for (const auto& [name, move] : moves) {
         const std::vector<glm::vec3> points = pointsAround(move, 10, 18);
-        for (Method method : kAllMethods) {
+        for (Method method : allMethods()) {
             SolverOptions options;
             options.method = method;
             const kernel::Kernel base = makeKernel(move, options);

@@ -11,21 +11,21 @@ namespace sculptflow {
 namespace {
 
 // A vkGetDeviceProcAddr that counts the compute pipelines created through it.
-PFN_vkGetDeviceProcAddr gForwardDevice = nullptr;
-PFN_vkCreateComputePipelines gForwardCreate = nullptr;
+PFN_vkGetDeviceProcAddr gNextDeviceProcAddr = nullptr;
+PFN_vkCreateComputePipelines gNextCreatePipelines = nullptr;
 uint32_t gPipelinesCreated = 0;
 
 VKAPI_ATTR VkResult VKAPI_CALL countingCreate(VkDevice device, VkPipelineCache cache, uint32_t count,
                                               const VkComputePipelineCreateInfo* infos,
                                               const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
     gPipelinesCreated += count;
-    return gForwardCreate(device, cache, count, infos, allocator, pipelines);
+    return gNextCreatePipelines(device, cache, count, infos, allocator, pipelines);
 }
 
 PFN_vkVoidFunction VKAPI_CALL countingDeviceProcAddr(VkDevice device, const char* name) {
-    PFN_vkVoidFunction forwarded = gForwardDevice(device, name);
+    PFN_vkVoidFunction forwarded = gNextDeviceProcAddr(device, name);
     if (std::strcmp(name, "vkCreateComputePipelines") == 0 && forwarded) {
-        gForwardCreate = reinterpret_cast<PFN_vkCreateComputePipelines>(forwarded);
+        gNextCreatePipelines = reinterpret_cast<PFN_vkCreateComputePipelines>(forwarded);
         return reinterpret_cast<PFN_vkVoidFunction>(&countingCreate);
     }
     return forwarded;
@@ -37,7 +37,7 @@ protected:
         test::LiveMoveFixture::SetUp();
         if (IsSkipped()) return;
         AdoptedDevice adopted = renderer_->adopted();
-        gForwardDevice = vkGetDeviceProcAddr; // volk's, loaded for the renderer's device
+        gNextDeviceProcAddr = vkGetDeviceProcAddr; // volk's, loaded for the renderer's device
         adopted.loader.getDeviceProcAddr = countingDeviceProcAddr;
         context_ = std::make_unique<Context>(adopted);
         gPipelinesCreated = 0;

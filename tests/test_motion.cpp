@@ -11,8 +11,6 @@
 namespace sculptflow {
 namespace {
 
-constexpr double kPi = std::numbers::pi;
-
 void expectNear(const glm::dvec3& a, const glm::dvec3& b, double tol) {
     EXPECT_NEAR(a.x, b.x, tol);
     EXPECT_NEAR(a.y, b.y, tol);
@@ -22,7 +20,7 @@ void expectNear(const glm::dvec3& a, const glm::dvec3& b, double tol) {
 TEST(Motion, RotationVectorOfKnownRotations) {
     const glm::dquat qA = glm::normalize(glm::dquat(0.3, -0.5, 0.2, 0.7));
     const glm::dvec3 axis = glm::normalize(glm::dvec3(1.0, 2.0, -0.5));
-    for (double angle : {0.0, 1e-9, 0.3, 1.7, kPi - 1e-6}) {
+    for (double angle : {0.0, 1e-9, 0.3, 1.7, std::numbers::pi - 1e-6}) {
         glm::dquat qB = glm::angleAxis(angle, axis) * qA;
         expectNear(rotationVector(qA, qB), axis * angle, 1e-12 + 1e-12 * angle);
     }
@@ -39,9 +37,9 @@ TEST(Motion, RotationTakesTheShortArc) {
     const glm::dquat qA(1.0, 0.0, 0.0, 0.0);
     const glm::dvec3 z(0.0, 0.0, 1.0);
     // 200° one way is 160° the other way.
-    glm::dvec3 r = rotationVector(qA, glm::angleAxis(200.0 * kPi / 180.0, z));
-    expectNear(r, -z * (160.0 * kPi / 180.0), 1e-12);
-    EXPECT_LE(glm::length(r), kPi);
+    glm::dvec3 r = rotationVector(qA, glm::angleAxis(200.0 * std::numbers::pi / 180.0, z));
+    expectNear(r, -z * (160.0 * std::numbers::pi / 180.0), 1e-12);
+    EXPECT_LE(glm::length(r), std::numbers::pi);
 }
 
 TEST(Motion, ToolMotionInVoxelsWithTimeOriginRemoved) {

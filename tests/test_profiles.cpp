@@ -27,8 +27,8 @@ constexpr KelvinletProfile kProfiles[] = {KelvinletProfile::BiScale, KelvinletPr
                                           KelvinletProfile::Laplacian, KelvinletProfile::BiLaplacian};
 constexpr Falloff kFalloffs[] = {Falloff::Smooth, Falloff::Smoother, Falloff::Linear, Falloff::Sharp};
 // Under the sanitizers one method covers the shared code (test_support.hpp, kSanitized).
-const std::vector<Method> kAdaptiveMethods = test::kSanitized ? std::vector<Method>{Method::Dp45}
-                                                              : std::vector<Method>{Method::Bs32, Method::Dp45, Method::Rk4Double};
+const std::vector<Method> kProfileMethods = test::kSanitized ? std::vector<Method>{Method::Dp45}
+                                                             : std::vector<Method>{Method::Bs32, Method::Dp45, Method::Rk4Double};
 
 std::string name(KelvinletProfile p) { return std::string(kelvinletProfileName(p)); }
 std::string name(Falloff f) { return std::string(falloffName(f)); }
@@ -237,7 +237,7 @@ protected:
                                bool kinked = false) {
         const GroundTruth truth = groundTruth(move, start);
         for (size_t i = 0; i < start.size(); ++i) ASSERT_TRUE(truth.converged[i]) << what << " vertex " << i;
-        for (Method method : kAdaptiveMethods) {
+        for (Method method : kProfileMethods) {
             SolverOptions options;
             options.method = method;
             const CpuSolution cpu = solveOnCpu(move, start, options);

@@ -29,18 +29,11 @@ std::vector<glm::vec3> shellPoints(float maxRadius, int shells) {
     return points;
 }
 
-SolverOptions optionsFor(Method method, double tol = 0.1) {
-    SolverOptions o;
-    o.method = method;
-    o.tolerance = tol;
-    return o;
-}
-
 TEST(Solver, FsalMethodsPayTheirStagesPerAttempt) {
     Move move{{kelvinletMotion(100.0, {400.0, 100.0, 0.0}, {0.0, 1.5, 0.5})}};
     std::vector<glm::vec3> points = shellPoints(120.0f, 4);
     for (Method method : {Method::Bs32, Method::Dp45, Method::Tsit5}) {
-        CpuSolution sol = solveOnCpu(move, points, optionsFor(method));
+        CpuSolution sol = solveOnCpu(move, points, SolverOptions{.method = method});
         uint32_t perAttempt = method == Method::Bs32 ? 3 : 6;
         for (const VertexStatistics& st : sol.statistics) {
             if (st.flags != 0) continue;
@@ -53,7 +46,7 @@ TEST(Solver, FsalMethodsPayTheirStagesPerAttempt) {
 
 TEST(Solver, StepDoublingReusesK1OnRejection) {
     Move move{{kelvinletMotion(100.0, {400.0, 100.0, 0.0}, {0.0, 1.5, 0.5})}};
-    CpuSolution sol = solveOnCpu(move, shellPoints(120.0f, 4), optionsFor(Method::Rk4Double));
+    CpuSolution sol = solveOnCpu(move, shellPoints(120.0f, 4), SolverOptions{.method = Method::Rk4Double});
     for (const VertexStatistics& st : sol.statistics) {
         if (st.flags != 0) continue;
         // 11 per accepted step, 10 per rejected one (k1 is kept).
@@ -66,7 +59,7 @@ TEST(Solver, HostileFieldEndsWithinTheBudget) {
     Move move{{kelvinletMotion(0.05, {1e6, -3e5, 2e5}, {0.0, 3.1, 0.0}, 2.0)}};
     std::vector<glm::vec3> points = shellPoints(3.0f, 3);
     for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45, Method::Tsit5}) {
-        SolverOptions options = optionsFor(method, 1e-9);
+        SolverOptions options = SolverOptions{.method = method, .tolerance = 1e-9};
         options.maxIterations = 40;
         CpuSolution sol = solveOnCpu(move, points, options);
         long bound = worstCaseEvaluations(options);
@@ -85,7 +78,7 @@ TEST(Solver, HostileFieldEndsWithinTheBudget) {
 
 TEST(Solver, MinimumStepIsAcceptedAndFlagged) {
     Move move{{kelvinletMotion(10.0, {2000.0, 0.0, 0.0}, {0.0, 0.0, 3.0})}};
-    SolverOptions options = optionsFor(Method::Bs32, 1e-6);
+    SolverOptions options = SolverOptions{.method = Method::Bs32, .tolerance = 1e-6};
     options.hMin = 0.05; // twenty steps at h_min cover the move
     options.maxIterations = 1000;
     CpuSolution sol = solveOnCpu(move, shellPoints(20.0f, 2), options);
@@ -100,7 +93,7 @@ TEST(Solver, NonFiniteInputComesOutUnchangedAndFlagged) {
     const float inf = std::numeric_limits<float>::infinity();
     std::vector<glm::vec3> points = {{nan, 1.0f, 2.0f}, {3.0f, inf, 4.0f}, {5.0f, 6.0f, 7.0f}};
     for (Method method : {Method::Rk4, Method::Rk4Double, Method::Bs32, Method::Dp45}) {
-        CpuSolution sol = solveOnCpu(move, points, optionsFor(method));
+        CpuSolution sol = solveOnCpu(move, points, SolverOptions{.method = method});
         EXPECT_TRUE(std::isnan(sol.positions[0].x));
         EXPECT_EQ(sol.positions[0].y, 1.0f);
         EXPECT_EQ(sol.positions[0].z, 2.0f);
@@ -130,7 +123,7 @@ TEST(Solver, TwoHandAffineStopsExactlyAtTheBreakpoints) {
     ToolMotion right = affineMotion({40.0, 0.0, 0.0}, {0.0, 80.0, 0.0}, {}, 0.0, 5.0, 70.0);
     Move move{{left, right}};
     std::vector<glm::vec3> points = {{30.0f, 5.0f, 0.0f}, {60.0f, -3.0f, 2.0f}, {15.0f, 0.0f, 8.0f}};
-    SolverOptions options = optionsFor(Method::Rk4);
+    SolverOptions options = SolverOptions{.method = Method::Rk4};
     options.fixedSteps = 1;
     CpuSolution sol = solveOnCpu(move, points, options);
     for (size_t i = 0; i < points.size(); ++i) {
@@ -154,7 +147,7 @@ TEST(Solver, AdaptiveTwoHandAffineMatchesGroundTruth) {
     for (glm::vec3& p : points) p += glm::vec3(20.0f, 0.0f, 0.0f);
     GroundTruth truth = groundTruth(move, points);
     for (Method method : {Method::Rk4Double, Method::Bs32, Method::Dp45}) {
-        CpuSolution sol = solveOnCpu(move, points, optionsFor(method));
+        CpuSolution sol = solveOnCpu(move, points, SolverOptions{.method = method});
         for (size_t i = 0; i < points.size(); ++i) {
             if (sol.statistics[i].flags & ~kernel::kFlagCulled) continue;
             EXPECT_LE(glm::length(glm::dvec3(sol.positions[i]) - truth.positions[i]), 0.1)
@@ -166,7 +159,7 @@ TEST(Solver, AdaptiveTwoHandAffineMatchesGroundTruth) {
 TEST(Solver, CulledVerticesMoveLessThanATenthOfTheTolerance) {
     Move move{{kelvinletMotion(30.0, {150.0, 40.0, 0.0}, {0.0, 0.0, 1.0}, 0.1)}};
     std::vector<glm::vec3> points = shellPoints(2500.0f, 40);
-    SolverOptions options = optionsFor(Method::Bs32);
+    SolverOptions options = SolverOptions{.method = Method::Bs32};
     CpuSolution sol = solveOnCpu(move, points, options);
     GroundTruth truth = groundTruth(move, points);
     size_t culled = 0;

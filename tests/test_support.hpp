@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -12,6 +13,7 @@
 #include <string_view>
 #include <vector>
 
+#include <glm/vec3.hpp>
 #include <gtest/gtest.h>
 
 #include "context.hpp"
@@ -19,6 +21,9 @@
 #include "process_id.hpp"
 
 namespace sculptflow::test {
+
+// Whether two points are the same bytes (a vertex a run must leave untouched).
+inline bool sameBits(const glm::vec3& a, const glm::vec3& b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 // Sets (value null: removes) an environment variable for one scope, then puts
 // the old value back: setenv/unsetenv, or _putenv_s on Windows.

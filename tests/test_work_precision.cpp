@@ -10,6 +10,7 @@
 #include "svg_chart.hpp"
 #include "test_support.hpp"
 #include "throughput.hpp"
+#include "tip_cases.hpp"
 #include "work_precision.hpp"
 
 namespace sculptflow {
@@ -22,15 +23,6 @@ using cli::WorkPrecision;
 
 // 324 vertices on two shells around the built-in tool's tip: near the tip, where
 // paths twist most, and at 0.75 radii.
-std::vector<glm::vec3> shellsAroundTip(const ToolMotion& tool) {
-    std::vector<glm::vec3> points;
-    for (float f : {0.3f, 0.75f}) {
-        Mesh sphere = icosphere(2, glm::vec3(tool.origin), f * float(tool.outerRadius));
-        points.insert(points.end(), sphere.positions.begin(), sphere.positions.end());
-    }
-    return points;
-}
-
 // One sweep shared by the tests (the ground truth is the slow part).
 const WorkPrecision& smallSweep() {
     static const WorkPrecision sweep = [] {
@@ -38,7 +30,7 @@ const WorkPrecision& smallSweep() {
         cli::WorkPrecisionOptions options;
         options.tolerances = {0.3, 0.1, 0.03, 0.01};
         options.fixedSteps = {8, 16};
-        return cli::sweepWorkPrecision(move, shellsAroundTip(move.tools.front()), options);
+        return cli::sweepWorkPrecision(move, test::spheresAroundTip(move.tools.front(), {0.3f, 0.75f}, 2), options);
     }();
     return sweep;
 }

@@ -29,6 +29,7 @@
 # unsanitized) runs, in two gtest shards in parallel, each under a 15 min timeout.
 # The build is -O1, as ASan advises for speed, with line tables only (-g1: enough
 # for the reports' frames; full debug info doubled the build); Debug keeps assertions.
+# Like every build it is a unity build (see CMakeLists.txt): about 5 minutes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # configure DIR FLAGS: a Debug build of the tests with g++ and these compiler flags.

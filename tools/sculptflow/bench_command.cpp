@@ -32,7 +32,7 @@ namespace sculptflow::cli {
 namespace {
 
 constexpr const char* kKeyStrokeName = "test0_righthandstroke.bin";
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNoValue = std::numeric_limits<double>::quiet_NaN();
 constexpr size_t kMostVertices = 64'000'000; // a size's cap: 2 GB of GPU memory, 4 GB on the host
 
 // Software rasterisers run on the CPU: no clock to raise, nothing to warm.
@@ -162,11 +162,11 @@ void scalingTargets(Session& s, const std::vector<BenchRecord>& scaling, const s
             hi = std::max(hi, r.vertsPerSecond);
             ++count;
         }
-        const double ratio = count >= 2 ? lo / hi : kNaN;
+        const double ratio = count >= 2 ? lo / hi : kNoValue;
         std::printf("throughput flat from 100k to 4M (%s, %zu sizes): min/max %.3f (target >= 0.8: %s)\n",
                     std::string(backendName(backend)).c_str(), count, ratio, verdict(ratio, 0.8, false));
         flatness.push_back({{"backend", backendName(backend)}, {"sizes", count}, {"min_over_max", ratio},
-                            {"min_verts_per_s", count ? lo : kNaN}, {"max_verts_per_s", count ? hi : kNaN},
+                            {"min_verts_per_s", count ? lo : kNoValue}, {"max_verts_per_s", count ? hi : kNoValue},
                             {"target", ">= 0.8"}});
         for (const BenchRecord& partial : scaling) {
             if (partial.backend != backend || partial.workload == "ball") continue;
@@ -273,7 +273,7 @@ void runKey(Session& s, size_t keySize) {
         const std::vector<BenchRecord> rows =
             select(s.bench, s.bench.measure("key", keyContext, *workload, options, kAllBackends));
         std::printf("\n%s", recordsTable(rows).c_str());
-        double gpuRate = kNaN, oneRate = kNaN, allRate = kNaN;
+        double gpuRate = kNoValue, oneRate = kNoValue, allRate = kNoValue;
         for (const BenchRecord& r : rows)
             (r.backend == Backend::Gpu ? gpuRate : r.backend == Backend::CpuOne ? oneRate : allRate) =
                 r.vertsPerSecond;
@@ -332,7 +332,7 @@ void runBench(const BenchArgs& args) {
     std::unique_ptr<GpuSolver> gpu;
     if (!args.noGpu && !args.noThroughput) gpu = openGpu(gpuContext, device);
     const double clock = cpuClockGhz();
-    PeakFlops peak = gpu ? devicePeakFlops(device, allThreads, clock) : PeakFlops{kNaN, "no GPU"};
+    PeakFlops peak = gpu ? devicePeakFlops(device, allThreads, clock) : PeakFlops{kNoValue, "no GPU"};
     if (args.peakGflops) peak = {*args.peakGflops, "--peak-gflops"};
 
     const std::string cpu = cpuModelName();

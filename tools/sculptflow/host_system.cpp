@@ -17,7 +17,7 @@
 namespace sculptflow::cli {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kUnknownClock = std::numeric_limits<double>::quiet_NaN();
 
 #if defined(_WIN32)
 
@@ -55,7 +55,7 @@ bool isWritableFolder(const std::filesystem::path& folder) { return _waccess(fol
 
 double cpuClockGhz() {
     DWORD mhz = 0;
-    return processorValue("~MHz", RRF_RT_REG_DWORD, &mhz, sizeof mhz) && mhz > 0 ? mhz * 1e-3 : kNaN;
+    return processorValue("~MHz", RRF_RT_REG_DWORD, &mhz, sizeof mhz) && mhz > 0 ? mhz * 1e-3 : kUnknownClock;
 }
 
 std::string cpuModelName() {
@@ -74,7 +74,7 @@ double cpuClockGhz() {
     const std::string mhz = cpuinfoValue("cpu MHz");
     char* end = nullptr;
     const double value = std::strtod(mhz.c_str(), &end);
-    return end != mhz.c_str() && value > 0.0 ? value * 1e-3 : kNaN;
+    return end != mhz.c_str() && value > 0.0 ? value * 1e-3 : kUnknownClock;
 }
 
 std::string cpuModelName() {

@@ -15,7 +15,7 @@ namespace {
 constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"};
 constexpr double kLeft = 84.0, kTop = 48.0, kBottom = 62.0, kLegendWidth = 150.0;
 
-std::string number(double v) {
+std::string coordinate(double v) {
     char buffer[32];
     std::snprintf(buffer, sizeof buffer, "%.2f", v);
     return buffer;
@@ -70,13 +70,13 @@ LogAxis decadesAround(double minimum, double maximum, double from, double to) {
 }
 
 std::string text(double x, double y, const std::string& content, const std::string& attributes) {
-    return "<text x=\"" + number(x) + "\" y=\"" + number(y) + "\" " + attributes + ">" + escapeXml(content) +
+    return "<text x=\"" + coordinate(x) + "\" y=\"" + coordinate(y) + "\" " + attributes + ">" + escapeXml(content) +
            "</text>\n";
 }
 
 std::string line(double x1, double y1, double x2, double y2, const std::string& attributes) {
-    return "<line x1=\"" + number(x1) + "\" y1=\"" + number(y1) + "\" x2=\"" + number(x2) + "\" y2=\"" +
-           number(y2) + "\" " + attributes + "/>\n";
+    return "<line x1=\"" + coordinate(x1) + "\" y1=\"" + coordinate(y1) + "\" x2=\"" + coordinate(x2) + "\" y2=\"" +
+           coordinate(y2) + "\" " + attributes + "/>\n";
 }
 
 // Grid lines and labels at decades, short ticks at 2…9 × each decade.
@@ -103,8 +103,8 @@ std::string axes(const LogAxis& x, const LogAxis& y) {
             svg += line(left - 3, pm, left, pm, "stroke=\"black\"");
         }
     }
-    svg += "<rect x=\"" + number(left) + "\" y=\"" + number(top) + "\" width=\"" + number(right - left) +
-           "\" height=\"" + number(bottom - top) + "\" fill=\"none\" stroke=\"black\"/>\n";
+    svg += "<rect x=\"" + coordinate(left) + "\" y=\"" + coordinate(top) + "\" width=\"" + coordinate(right - left) +
+           "\" height=\"" + coordinate(bottom - top) + "\" fill=\"none\" stroke=\"black\"/>\n";
     return svg;
 }
 
@@ -133,8 +133,8 @@ std::string renderSvg(const LogLogChart& chart) {
     const LogAxis x = decadesAround(xMin, xMax, kLeft, plotRight);
     const LogAxis y = decadesAround(yMin, yMax, plotBottom, kTop); // pixels grow downwards
 
-    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + number(width) + "\" height=\"" +
-                      number(height) + "\" viewBox=\"0 0 " + number(width) + " " + number(height) +
+    std::string svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" + coordinate(width) + "\" height=\"" +
+                      coordinate(height) + "\" viewBox=\"0 0 " + coordinate(width) + " " + coordinate(height) +
                       "\" font-family=\"sans-serif\" font-size=\"12\">\n";
     svg += "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
     svg += text(width / 2, 26, chart.title, "text-anchor=\"middle\" font-size=\"15\" font-weight=\"bold\"");
@@ -142,8 +142,8 @@ std::string renderSvg(const LogLogChart& chart) {
     svg += text((kLeft + plotRight) / 2, height - 18, chart.xLabel, "text-anchor=\"middle\" font-size=\"13\"");
     const double yLabelX = 24, yLabelY = (kTop + plotBottom) / 2;
     svg += text(yLabelX, yLabelY, chart.yLabel,
-                "text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 " + number(yLabelX) + " " +
-                    number(yLabelY) + ")\"");
+                "text-anchor=\"middle\" font-size=\"13\" transform=\"rotate(-90 " + coordinate(yLabelX) + " " +
+                    coordinate(yLabelY) + ")\"");
 
     for (const ReferenceLine& r : chart.references) {
         const double py = y(r.y);
@@ -152,18 +152,18 @@ std::string renderSvg(const LogLogChart& chart) {
     }
 
     // Series drawn over the grid; clipped to the plot's rectangle.
-    svg += "<clipPath id=\"plot\"><rect x=\"" + number(kLeft) + "\" y=\"" + number(kTop) + "\" width=\"" +
-           number(plotRight - kLeft) + "\" height=\"" + number(plotBottom - kTop) + "\"/></clipPath>\n";
+    svg += "<clipPath id=\"plot\"><rect x=\"" + coordinate(kLeft) + "\" y=\"" + coordinate(kTop) + "\" width=\"" +
+           coordinate(plotRight - kLeft) + "\" height=\"" + coordinate(plotBottom - kTop) + "\"/></clipPath>\n";
     svg += "<g clip-path=\"url(#plot)\">\n";
     for (size_t i = 0; i < chart.series.size(); ++i) {
         const ChartSeries& s = chart.series[i];
         const std::string color = kPalette[i % std::size(kPalette)];
         std::string points;
-        for (const ChartPoint& p : s.points) points += number(x(p.x)) + "," + number(y(p.y)) + " ";
+        for (const ChartPoint& p : s.points) points += coordinate(x(p.x)) + "," + coordinate(y(p.y)) + " ";
         points.pop_back();
         svg += "<polyline fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\" points=\"" + points + "\"/>\n";
         for (const ChartPoint& p : s.points) {
-            svg += "<circle cx=\"" + number(x(p.x)) + "\" cy=\"" + number(y(p.y)) + "\" r=\"3.5\" fill=\"" +
+            svg += "<circle cx=\"" + coordinate(x(p.x)) + "\" cy=\"" + coordinate(y(p.y)) + "\" r=\"3.5\" fill=\"" +
                    color + "\"/>\n";
             // Alternate series label above and below their points, so neighbours overlap less.
             if (!p.label.empty())
@@ -177,7 +177,7 @@ std::string renderSvg(const LogLogChart& chart) {
         const std::string color = kPalette[i % std::size(kPalette)];
         const double py = kTop + 14 + 22.0 * double(i);
         svg += line(legendX, py, legendX + 28, py, "stroke=\"" + color + "\" stroke-width=\"2\"");
-        svg += "<circle cx=\"" + number(legendX + 14) + "\" cy=\"" + number(py) + "\" r=\"3.5\" fill=\"" + color +
+        svg += "<circle cx=\"" + coordinate(legendX + 14) + "\" cy=\"" + coordinate(py) + "\" r=\"3.5\" fill=\"" + color +
                "\"/>\n";
         svg += text(legendX + 36, py + 4, chart.series[i].name, "");
     }

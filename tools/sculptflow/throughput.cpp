@@ -23,7 +23,7 @@
 namespace sculptflow::cli {
 namespace {
 
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kNotMeasured = std::numeric_limits<double>::quiet_NaN();
 constexpr uint32_t kLayoutSeed = 777;
 constexpr uint32_t kShellSeed = 4242;
 
@@ -37,7 +37,7 @@ size_t countFlagged(std::span<const VertexStatistics> statistics) {
 // Max error of the unflagged probes against the ground truth; NaN without probes.
 void probeError(const MeasureContext& context, const Workload& workload, std::span<const glm::vec3> positions,
                 std::span<const VertexStatistics> statistics, BenchRecord& record) {
-    record.maxErrVox = kNaN;
+    record.maxErrVox = kNotMeasured;
     record.errProbes = 0;
     if (!context.probes) return;
     const GroundTruth& truth = context.probes->truth;
@@ -63,8 +63,8 @@ BenchRecord startRecord(const MeasureContext& context, const Workload& workload,
     r.backend = backend;
     r.vertices = workload.vertices.size();
     r.flopsPerEval = flopsPerEvaluation(*context.move);
-    r.peakGflops = kNaN;
-    r.gpuStatisticsMs = kNaN;
+    r.peakGflops = kNotMeasured;
+    r.gpuStatisticsMs = kNotMeasured;
     return r;
 }
 
@@ -74,8 +74,8 @@ void finishRecord(const SolveReport& report, double seconds, BenchRecord& r) {
     r.evalsMean = report.meanEvaluations();
     r.evaluations = report.evaluations;
     const bool timed = std::isfinite(seconds) && seconds > 0.0;
-    r.vertsPerSecond = timed ? double(r.vertices) / seconds : kNaN;
-    r.gflops = timed ? r.flopsPerEval * double(r.evaluations) / seconds * 1e-9 : kNaN;
+    r.vertsPerSecond = timed ? double(r.vertices) / seconds : kNotMeasured;
+    r.gflops = timed ? r.flopsPerEval * double(r.evaluations) / seconds * 1e-9 : kNotMeasured;
 }
 
 std::string fixed(double v, const char* format) {
@@ -117,7 +117,7 @@ PeakFlops devicePeakFlops(const std::string& deviceName, unsigned cpuThreads, do
         unsigned threads = std::max(1u, cpuThreads);
         if (const char* env = std::getenv("LP_NUM_THREADS"); env && std::atoi(env) > 0) threads = unsigned(std::atoi(env));
         const int lanes = std::max(1, bits / 32);
-        if (!(clockGhz > 0.0)) return {kNaN, "lavapipe: CPU clock unknown (no /proc/cpuinfo); pass --peak-gflops"};
+        if (!(clockGhz > 0.0)) return {kNotMeasured, "lavapipe: CPU clock unknown (no /proc/cpuinfo); pass --peak-gflops"};
         std::snprintf(text, sizeof text, "lavapipe: %u threads x %d lanes x 2 (FMA) x %.2f GHz", threads, lanes,
                       clockGhz);
         return {double(threads) * lanes * 2.0 * clockGhz, text};
@@ -134,7 +134,7 @@ PeakFlops devicePeakFlops(const std::string& deviceName, unsigned cpuThreads, do
         std::snprintf(text, sizeof text, "%s FP32 datasheet peak, %.1f TFLOP/s", k.name, k.tflops);
         return {k.tflops * 1e3, text};
     }
-    return {kNaN, "unknown for this device; pass --peak-gflops"};
+    return {kNotMeasured, "unknown for this device; pass --peak-gflops"};
 }
 
 Workload ballWorkload(const Move& move, size_t count, size_t probeCount) {
@@ -326,7 +326,7 @@ BenchRecord measureGpu(const MeasureContext& context, const Workload& workload, 
         [&] { return solver.run(mesh, *context.move, options, /*statistics=*/false).gpuMilliseconds; }, clock, timing);
     r.runs = timed.measurements * timed.batchRuns;
     r.gpuTiming = timed;
-    finishRecord(statisticsRun.report, std::isfinite(timed.msPerRun) ? timed.msPerRun * 1e-3 : kNaN, r);
+    finishRecord(statisticsRun.report, std::isfinite(timed.msPerRun) ? timed.msPerRun * 1e-3 : kNotMeasured, r);
     return r;
 }
 
@@ -349,7 +349,7 @@ nlohmann::json recordJson(const BenchRecord& r) {
         {"threads", gpu ? nlohmann::json(nullptr) : nlohmann::json(r.threads)},
         {"runs", r.runs},
         {"ms", r.seconds * 1e3},
-        {"gpu_ms", gpu ? r.seconds * 1e3 : kNaN},
+        {"gpu_ms", gpu ? r.seconds * 1e3 : kNotMeasured},
         {"gpu_statistics_ms", r.gpuStatisticsMs},
         {"evaluations", r.evaluations},
         {"flagged", r.flagged},

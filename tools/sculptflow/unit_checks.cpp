@@ -12,7 +12,7 @@
 namespace sculptflow::cli {
 namespace {
 
-std::string number(double value) {
+std::string threeDigits(double value) {
     char text[32];
     std::snprintf(text, sizeof text, "%.3g", value);
     return text;
@@ -71,15 +71,15 @@ std::vector<UnitWarning> unitWarnings(const MoveInputs& in, bool voxelSizeOption
     if (reach > 0.0 && extent > 0.0) {
         const double ratio = extent / reach;
         if (ratio > kScaleMismatchFactor || ratio < 1.0 / kScaleMismatchFactor)
-            warnings.push_back({"scale_mismatch", "the mesh spans " + number(extent) +
+            warnings.push_back({"scale_mismatch", "the mesh spans " + threeDigits(extent) +
                                                       " world units and the tool's outer radius is " +
-                                                      number(reach) + ", a factor of " + number(ratio) +
+                                                      threeDigits(reach) + ", a factor of " + threeDigits(ratio) +
                                                       ": are the mesh and the stroke in the same units?"});
     }
     const double radiusVoxels = reach / in.stroke.voxelSize;
     if (reach > 0.0 && (radiusVoxels < kMinRadiusVoxels || radiusVoxels > kMaxRadiusVoxels))
-        warnings.push_back({"voxel_scale", "the tool's outer radius is " + number(radiusVoxels) +
-                                               " voxels at voxel size " + number(in.stroke.voxelSize) +
+        warnings.push_back({"voxel_scale", "the tool's outer radius is " + threeDigits(radiusVoxels) +
+                                               " voxels at voxel size " + threeDigits(in.stroke.voxelSize) +
                                                ": is the voxel size in the stroke's units (world units per "
                                                "voxel)?"});
     if (!meshInReach(in))

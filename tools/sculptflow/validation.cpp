@@ -29,12 +29,12 @@ double millisecondsSince(std::chrono::steady_clock::time_point begin) {
 }
 
 // nlohmann writes NaN as null anyway; say so explicitly for timestamps a device lacks.
-nlohmann::json number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
+nlohmann::json numberOrNull(double value) { return std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(); }
 
 nlohmann::json truthJson(const TruthComparison& t) {
     return {{"compared_vertices", t.compared},
-            {"max_error_voxels", number(t.maxError)},
-            {"mean_error_voxels", number(t.meanError)},
+            {"max_error_voxels", numberOrNull(t.maxError)},
+            {"mean_error_voxels", numberOrNull(t.meanError)},
             {"flagged_vertices", t.flagged},
             {"truth_not_converged", t.notConverged},
             {"integrated_compared_vertices", t.integrated},
@@ -223,7 +223,7 @@ nlohmann::json validationJson(const ValidationReport& r) {
     for (const ValidationCheck& c : r.checks)
         checks.push_back({{"name", c.name},
                           {"description", c.description},
-                          {"value", number(c.value)},
+                          {"value", numberOrNull(c.value)},
                           {"threshold", c.threshold},
                           {"comparison", c.atMost ? "<=" : ">="},
                           {"passed", c.passed},
@@ -244,8 +244,8 @@ nlohmann::json validationJson(const ValidationReport& r) {
         {"device", r.device},
         {"cpu_threads", r.cpuThreads},
         {"gpu_vs_cpu", {{"compared_vertices", r.reference.compared},
-                        {"max_difference_voxels", number(r.reference.maxDifference)},
-                        {"p99_difference_voxels", number(r.reference.p99Difference)},
+                        {"max_difference_voxels", numberOrNull(r.reference.maxDifference)},
+                        {"p99_difference_voxels", numberOrNull(r.reference.p99Difference)},
                         {"flag_mismatches", r.reference.flagMismatches},
                         {"flag_mismatch_rate", 1.0 - r.reference.flagAgreement},
                         {"flag_agreement", r.reference.flagAgreement}}},
@@ -256,7 +256,7 @@ nlohmann::json validationJson(const ValidationReport& r) {
                                     {"cpu", evaluationsJson(r.cpu, r.cpuSegments, r.cpuMaxEvaluations)},
                                     {"worst_case_bound", r.worstCaseEvaluations},
                                     {"worst_case_bound_per", "vertex and segment"}}},
-        {"time_ms", {{"gpu_timestamps", number(r.gpuMilliseconds)},
+        {"time_ms", {{"gpu_timestamps", numberOrNull(r.gpuMilliseconds)},
                      {"cpu_reference_wall", r.cpuMilliseconds},
                      {"ground_truth_wall", r.truthMilliseconds}}},
     };

@@ -6,7 +6,7 @@
 namespace sculptflow::viewer {
 namespace {
 
-constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+constexpr uint64_t kFrameFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
 } // namespace
 
@@ -48,7 +48,7 @@ void FrameRing::release() {
 }
 
 void FrameRing::wait(uint32_t slot) const {
-    SF_VK_CHECK(vkWaitForFences(device_, 1, &fences_[slot], VK_TRUE, kFenceTimeoutNs));
+    SF_VK_CHECK(vkWaitForFences(device_, 1, &fences_[slot], VK_TRUE, kFrameFenceTimeoutNs));
 }
 
 VkCommandBuffer FrameRing::begin(uint32_t slot) const {

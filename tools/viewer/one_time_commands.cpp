@@ -7,7 +7,7 @@
 namespace sculptflow::viewer {
 namespace {
 
-constexpr uint64_t kFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
+constexpr uint64_t kOneTimeFenceTimeoutNs = 60ull * 1000 * 1000 * 1000;
 
 } // namespace
 
@@ -32,7 +32,7 @@ void submitAndWait(Context& context, VkCommandPool pool, const std::function<voi
         submit.commandBufferCount = 1;
         submit.pCommandBuffers = &commands;
         SF_VK_CHECK(vkQueueSubmit(context.queue(), 1, &submit, fence));
-        SF_VK_CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, kFenceTimeoutNs));
+        SF_VK_CHECK(vkWaitForFences(device, 1, &fence, VK_TRUE, kOneTimeFenceTimeoutNs));
     } catch (...) {
         vkQueueWaitIdle(context.queue());
         if (fence) vkDestroyFence(device, fence, nullptr);

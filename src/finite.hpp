@@ -1,0 +1,16 @@
+// Whether every component of a vector is finite: the one test the host's input
+// checks, bounds and renderer share for NaN and infinity.
+#pragma once
+
+#include <cmath>
+
+#include <glm/vec3.hpp>
+
+namespace sculptflow {
+
+template <typename T, glm::qualifier Q>
+bool isFinite(const glm::vec<3, T, Q>& v) {
+    return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+} // namespace sculptflow
