@@ -60,7 +60,7 @@ shards=2
 pids=()
 for ((i = 0; i < shards; i++)); do
   LD_PRELOAD="$asan $driver" GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
-    timeout 900 "$bin" --gtest_brief=1 --gtest_filter="-$skipped" >"$build/sanitize-$i.log" 2>&1 &
+    timeout 900 "$bin" --gtest_brief=1 --gtest_filter="-$skipped" --gtest_output="json:$build/sanitize-$i.json" >"$build/sanitize-$i.log" 2>&1 &
   pids+=($!)
 done
 status=0
