@@ -79,7 +79,8 @@ void GpuMesh::Impl::setMask(Context& context, std::span<const float> values) {
     }
     validateMask(values, vertexCount, "GpuMesh mask");
     if (!mask.handle())
-        mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the mesh's mask", BufferMemory::GpuRead);
+        mask = GpuBuffer(context, 4 * VkDeviceSize(vertexCount), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the mesh's mask",
+                         BufferMemory::GpuRead);
     uploadBuffer(mask, 0, values.data(), values.size_bytes());
     scratch.freezeBlocks(values); // blocks the mask freezes cost the runs nothing
 }
@@ -100,15 +101,15 @@ std::vector<float> GpuMesh::readVolumeChanges() const {
 
 const GpuBuffer& GpuMesh::Impl::volumeChangeBuffer(Context& context) {
     if (!volumeChanges.handle())
-        volumeChanges = GpuBuffer(context, std::max<VkDeviceSize>(4 * vertexCount, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                  "per-vertex volume changes", BufferMemory::GpuRead);
+        volumeChanges = GpuBuffer(context, std::max<VkDeviceSize>(4 * vertexCount, 16),
+                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "per-vertex volume changes", BufferMemory::GpuRead);
     return volumeChanges;
 }
 
 const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
     if (!statistics.handle())
-        statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                "per-vertex statistics", BufferMemory::GpuRead);
+        statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16),
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "per-vertex statistics", BufferMemory::GpuRead);
     return statistics;
 }
 

@@ -190,16 +190,18 @@ LiveMove::Impl::Impl(Context& context, const RendererMesh& mesh, const LiveMoveO
 
     try {
         snapshot_ = GpuBuffer(context, snapshotSize,
-                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                              VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT |
+                                  VK_BUFFER_USAGE_TRANSFER_DST_BIT,
                               "the undeformed snapshot", BufferMemory::DeviceLocal);
         deform_ = DeformInterface(context);
         deformScratch_ = DeformScratch(context, vertexCount_);
         if (hasNormals_) {
             VertexAdjacency adjacency = buildVertexAdjacency(mesh.triangles, vertexCount_);
             const VkDeviceSize startBytes = adjacency.start.size() * 4, pairBytes = adjacency.pairs.size() * 8;
-            adjacencyStart_ = GpuBuffer(context, startBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the normals adjacency", BufferMemory::GpuRead);
-            adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(pairBytes, 16), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
-                                        "the normals adjacency", BufferMemory::GpuRead);
+            adjacencyStart_ = GpuBuffer(context, startBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the normals adjacency",
+                                        BufferMemory::GpuRead);
+            adjacencyPairs_ = GpuBuffer(context, std::max<VkDeviceSize>(pairBytes, 16),
+                                        VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, "the normals adjacency", BufferMemory::GpuRead);
             if (adjacencyStart_.mapped()) {
                 uploadBuffer(adjacencyStart_, 0, adjacency.start.data(), startBytes);
                 uploadBuffer(adjacencyPairs_, 0, adjacency.pairs.data(), pairBytes);
