@@ -19,6 +19,7 @@
 #include "kernel_fixtures.hpp"
 #include "kernel_tools.hpp"
 #include "test_support.hpp"
+#include "tip_cases.hpp"
 
 namespace sculptflow {
 namespace {
@@ -219,10 +220,8 @@ TEST(Falloffs, ProfilesAreTheSpecsPolynomials) {
 std::vector<glm::vec3> shells(const Move& move, std::initializer_list<float> fractions, int subdivisions = 2) {
     std::vector<glm::vec3> start;
     for (const ToolMotion& tool : move.tools) {
-        for (float f : fractions) {
-            const Mesh shell = icosphere(subdivisions, glm::vec3(tool.origin), f * float(tool.outerRadius));
-            start.insert(start.end(), shell.positions.begin(), shell.positions.end());
-        }
+        const std::vector<glm::vec3> around = test::spheresAroundTip(tool, fractions, subdivisions);
+        start.insert(start.end(), around.begin(), around.end());
     }
     return start;
 }
