@@ -70,6 +70,7 @@ void addCommands(CLI::App& app) {
 #endif
     addSphereCommand(app);
     addDeviceCommand(app);
+    addSweepCommand(app);
 }
 
 int runCommandLine(int argc, const char* const* argv) {

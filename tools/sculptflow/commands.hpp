@@ -13,5 +13,6 @@ void addTuneCommand(CLI::App& app);
 void addShadersCommand(CLI::App& app);
 void addSphereCommand(CLI::App& app);
 void addDeviceCommand(CLI::App& app);
+void addSweepCommand(CLI::App& app);
 
 } // namespace sculptflow::cli

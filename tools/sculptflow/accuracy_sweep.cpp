@@ -1,0 +1,112 @@
+// One generated case through every method and tolerance, against the ground truth.
+#include "accuracy_sweep.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "kernel_tools.hpp"
+
+#include "move_inputs.hpp"
+#include "run_solver.hpp"
+#include "run_truth.hpp"
+#include "validation.hpp"
+
+namespace sculptflow::cli {
+namespace {
+
+// Voxels exactly as `loadMoveInputs` makes them from the written files, so that
+// `sculptflow validate` reruns the same case.
+std::vector<glm::vec3> sweepVoxels(const GeneratedCase& c) {
+    const double toVoxels = 1.0 / c.stroke.voxelSize;
+    std::vector<glm::vec3> voxels;
+    voxels.reserve(c.mesh.positions.size());
+    for (const glm::vec3& p : c.mesh.positions) voxels.push_back(glm::vec3(glm::dvec3(p) * toVoxels));
+    return voxels;
+}
+
+// Each vertex's start moved by kConditionProbe in a direction fixed by its index.
+std::vector<glm::vec3> probedStarts(const std::vector<glm::vec3>& voxels) {
+    std::vector<glm::vec3> out = voxels;
+    for (size_t i = 0; i < out.size(); ++i) {
+        const double a = 2.399963 * double(i), z = std::fmod(0.618034 * double(i), 2.0) - 1.0;
+        const double r = std::sqrt(1.0 - z * z);
+        out[i] += glm::vec3(glm::dvec3(r * std::cos(a), r * std::sin(a), z) * kConditionProbe);
+    }
+    return out;
+}
+
+SweepRun measuredRun(const GeneratedCase& c, const SolverOptions& options, bool gpu, const RunSolution& solution,
+                  const GroundTruth& truth, const std::vector<double>& amplification) {
+    const TruthComparison t = compareWithTruth(solution.positions, solution.statistics, truth.positions, truth.converged);
+    SweepRun r;
+    r.seed = c.seed;
+    r.family = c.family;
+    r.mode = c.mode;
+    r.method = options.method;
+    r.tolerance = options.tolerance;
+    r.gpu = gpu;
+    r.maxError = t.maxError;
+    r.compared = t.compared;
+    r.flagged = t.flagged;
+    r.notConverged = t.notConverged;
+    r.meanEvaluations = solution.report.meanEvaluations();
+    for (size_t i = 0; i < solution.positions.size(); ++i) {
+        const uint32_t flags = solution.statistics[i].flags;
+        if ((flags & ~uint32_t(kVertexCulled)) || !truth.converged[i]) continue;
+        if (glm::distance(glm::dvec3(solution.positions[i]), truth.positions[i]) < r.maxError) continue;
+        r.worstVertex = i;
+        r.worstCulled = (flags & kVertexCulled) != 0;
+        r.amplification = amplification[i];
+    }
+    return r;
+}
+
+} // namespace
+
+std::vector<SweepRun> sweepCase(const GeneratedCase& c, const SweepOptions& options) {
+    const std::vector<glm::vec3> voxels = sweepVoxels(c);
+    const std::vector<Move> segments =
+        c.mode == MoveMode::Continuous ? continuousMotions(c.stroke) : std::vector<Move>{moveToolMotion(c.stroke)};
+    const MoveRun run{c.mode, segments, voxels, c.mesh.mask};
+    const GroundTruth truth = runGroundTruth(run);
+    std::vector<double> amplification(voxels.size(), 0.0);
+    if (options.amplification) {
+        const std::vector<glm::vec3> probeStart = probedStarts(voxels);
+        const GroundTruth probe = runGroundTruth(MoveRun{c.mode, segments, probeStart, c.mesh.mask});
+        for (size_t i = 0; i < voxels.size(); ++i)
+            amplification[i] = glm::distance(probe.positions[i], truth.positions[i]) /
+                               glm::distance(glm::dvec3(probeStart[i]), glm::dvec3(voxels[i]));
+    }
+    double stepLimit = 1.0;
+    for (const Move& move : segments) stepLimit = std::min(stepLimit, toolStepLimit(move, SolverOptions{}));
+    std::vector<SweepRun> runs;
+    for (Method method : options.methods) {
+        for (double tolerance : options.tolerances) {
+            SolverOptions solver;
+            solver.method = method;
+            solver.tolerance = tolerance;
+            runs.push_back(measuredRun(c, solver, false, solveRunOnCpu(run, solver, 1), truth, amplification));
+            if (options.gpu) runs.push_back(measuredRun(c, solver, true, solveRunOnGpu(*options.gpu, run, solver), truth,
+                                                    amplification));
+            for (size_t k = runs.size() - (options.gpu ? 2 : 1); k < runs.size(); ++k) runs[k].stepLimit = stepLimit;
+        }
+    }
+    return runs;
+}
+
+std::string sweepCsvHeader() {
+    return "seed,family,mode,method,tol,device,max_error,ratio,evaluations,compared,flagged,not_converged,step_limit,worst_vertex,worst_culled,amplification";
+}
+
+std::string sweepCsvLine(const SweepRun& r) {
+    char line[256];
+    std::snprintf(line, sizeof line, "%llu,%s,%s,%s,%g,%s,%.6g,%.6g,%.3f,%zu,%zu,%zu,%.6g,%zu,%d,%.4g", (unsigned long long)r.seed,
+                  r.family.c_str(), std::string(moveModeName(r.mode)).c_str(), std::string(methodName(r.method)).c_str(),
+                  r.tolerance, r.gpu ? "gpu" : "cpu", r.maxError, r.ratio(), r.meanEvaluations, r.compared, r.flagged,
+                  r.notConverged, r.stepLimit, r.worstVertex, int(r.worstCulled),
+                  r.amplification);
+    return line;
+}
+
+} // namespace sculptflow::cli

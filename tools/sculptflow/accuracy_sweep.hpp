@@ -1,0 +1,57 @@
+// The accuracy sweep (issue 29): generated strokes solved by every method at
+// every tolerance, on the CPU reference and optionally the GPU, each against the
+// independent double ground truth. Spec §4: no unflagged vertex over tol.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "gpu_solver.hpp"
+#include "solver_options.hpp"
+#include "stroke_generator.hpp"
+
+namespace sculptflow::cli {
+
+inline constexpr double kConditionProbe = 1e-3; // voxels
+
+struct SweepOptions {
+    std::vector<Method> methods = allMethods(true); // the method table's adaptive rows
+    std::vector<double> tolerances{0.3, 0.1, 0.03, 0.01};
+    GpuSolver* gpu = nullptr; // also solved on the GPU when set
+    bool amplification = true; // a second ground truth for SweepRun::amplification
+};
+
+// One case, one method and tolerance, on one device.
+struct SweepRun {
+    uint64_t seed = 0;
+    std::string family;
+    MoveMode mode = MoveMode::Move;
+    Method method = Method::Bs32;
+    double tolerance = 0.0;
+    bool gpu = false;
+    double maxError = 0.0;        // voxels, over unflagged vertices whose truth converged
+    size_t compared = 0;
+    size_t flagged = 0;           // min-step, iteration cap or non-finite: left out, as the contract allows
+    size_t notConverged = 0;      // the truth's self-check failed: left out
+    double meanEvaluations = 0.0; // per vertex, summed over the segments
+    double stepLimit = 1.0;       // the smallest segment's toolStepLimit: how hard the move is
+    size_t worstVertex = 0;       // where maxError is
+    bool worstCulled = false;     // that vertex was culled (not integrated)
+    // How much the exact flow amplifies a change of that vertex's start: the truth from
+    // a start moved by kConditionProbe over kConditionProbe. A float solver's rounding
+    // (~1e-4 voxel over a move) is amplified as much, so where it times 1e-4 nears tol,
+    // no float solver can keep the contract.
+    double amplification = 0.0;
+
+    double ratio() const { return maxError / tolerance; }
+};
+
+// Every method × tolerance of a case; the ground truth is computed once.
+std::vector<SweepRun> sweepCase(const GeneratedCase& generated, const SweepOptions& options);
+
+// One line a run, with a header line: for plots and for docs/solver.md's figures.
+std::string sweepCsvHeader();
+std::string sweepCsvLine(const SweepRun& run);
+
+} // namespace sculptflow::cli
