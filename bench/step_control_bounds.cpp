@@ -129,7 +129,7 @@ public:
     }
 
     double stepLimit(const dvec3& x, double s, const dvec3& k1) const {
-        return kernel_.stepLimit(glm::vec3(x), float(s), glm::vec3(k1));
+        return kernel_.stepLimit(glm::vec3(x), float(s), glm::vec3(k1), kernel_.firstPass());
     }
     const kernel::SolverSettings& settings() const { return kernel_.settings; }
 

@@ -117,12 +117,13 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         VkBool32 volumeChange;
         uint32_t workgroupSize;
         uint32_t verticesPerLane;
+        VkBool32 verify;
     } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
                 variant.toolCount,   variant.affineTools,   variant.pass,
                 variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE,
                 variant.flowTools,   variant.toolShapes,    variant.volumeChange ? VK_TRUE : VK_FALSE,
-                sizing_.workgroupSize, sizing_.verticesPerLane};
-    const std::array<VkSpecializationMapEntry, 13> entries{{
+                sizing_.workgroupSize, sizing_.verticesPerLane, variant.verify ? VK_TRUE : VK_FALSE};
+    const std::array<VkSpecializationMapEntry, 14> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
@@ -136,6 +137,7 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
         {10, offsetof(decltype(constants), volumeChange), sizeof(VkBool32)},
         {11, offsetof(decltype(constants), workgroupSize), sizeof(uint32_t)},
         {12, offsetof(decltype(constants), verticesPerLane), sizeof(uint32_t)},
+        {13, offsetof(decltype(constants), verify), sizeof(VkBool32)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

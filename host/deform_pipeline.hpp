@@ -19,7 +19,7 @@ struct DeformPushConstants {
     kernel::SolverSettings settings;
     kernel::VertexLayout vertexLayout;
 };
-static_assert(sizeof(DeformPushConstants) == 72 && offsetof(DeformPushConstants, vertexLayout) == 40);
+static_assert(sizeof(DeformPushConstants) == 76 && offsetof(DeformPushConstants, vertexLayout) == 44);
 
 // Specialization constants fix these when a pipeline is built (spec §4: the
 // attempt budget is known before any dispatch), and the tools' count and kinds,
@@ -36,6 +36,7 @@ struct DeformVariant {
     bool sortedBlocks = false; // passes 1 and 3 walk DeformScratch's blocks (deform.comp)
     bool mask = false;         // binding 9 holds a mask value per vertex
     bool volumeChange = false; // binding 10 gets each vertex's volume change
+    bool verify = false;       // a checking pass per vertex (solverVerify)
     auto operator<=>(const DeformVariant&) const = default;
 };
 

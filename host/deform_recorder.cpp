@@ -44,6 +44,7 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) {
         variant.statistics = false;
         variant.volumeChange = false;
+        variant.verify = false;
     }
     if (pass == kDeformPassScan || pass == kDeformPassScatter || pass == kDeformPassBlocks) variant.mask = false;
     return variant;
@@ -65,6 +66,7 @@ DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool 
         variant.toolShapes |= uint32_t(kernel.toolShape(i) & 3) << (2 * i);
     }
     variant.volumeChange = kernel.computeVolumeChange;
+    variant.verify = kernel.solverVerify;
     return variant;
 }
 

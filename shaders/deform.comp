@@ -40,6 +40,7 @@ layout(constant_id = 8) const uint flowTools = 0u;
 layout(constant_id = 9) const uint toolShapes = 0u;
 // Binding 10 gets each vertex's volume change J (a debug output, with writeStatistics).
 layout(constant_id = 10) const bool computeVolumeChange = false;
+layout(constant_id = 13) const bool solverVerify = false; // a checking pass per vertex (integrate.glsl)
 
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"

@@ -28,7 +28,7 @@ static_assert(offsetof(Tool, logScale) == 12 && offsetof(Tool, translation) == 1
 static_assert(offsetof(Tool, rotation) == 32 && offsetof(Tool, grabLoad) == 48);
 static_assert(offsetof(Tool, twistLoad) == 64 && offsetof(Tool, kind) == 76);
 static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, shape) == 92);
-static_assert(sizeof(SolverSettings) == 40 && offsetof(SolverSettings, stepLimitScale) == 36);
+static_assert(sizeof(SolverSettings) == 44 && offsetof(SolverSettings, verifyTolerance) == 40);
 static_assert(sizeof(VertexLayout) == 32);
 
 // The shaders hold every tool a move may have, and the pipeline's specialization
@@ -46,6 +46,7 @@ struct Kernel {
     int solverMethod = kMethodBs32;
     int solverMaxIterations = 64;
     bool computeVolumeChange = false; // a debug output: VertexResult::volumeChange
+    bool solverVerify = false;        // a checking pass per vertex (integrate.glsl)
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
     bool toolIsAffine(int i) const { return tools[i].kind == kToolAffine; }

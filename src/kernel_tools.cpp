@@ -201,6 +201,8 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.solverMethod = int(options.method); // the table's row
     k.solverMaxIterations = options.maxIterations;
     k.computeVolumeChange = options.volumeChange;
+    k.solverVerify = options.verify;
+    k.settings.verifyTolerance = float(options.tolerance);
     if (options.volumeChange) {
         const bool truncated = std::any_of(move.tools.begin(), move.tools.end(),
                                            [](const ToolMotion& m) { return m.kind == ToolKind::Affine; });

@@ -9,7 +9,8 @@ namespace sculptflow {
 
 static_assert(kVertexMinStepClamped == kernel::kFlagMinStepClamped &&
                   kVertexIterationCap == kernel::kFlagIterationCap && kVertexNonFinite == kernel::kFlagNonFinite &&
-                  kVertexCulled == kernel::kFlagCulled && kVertexFolded == kernel::kFlagFolded,
+                  kVertexCulled == kernel::kFlagCulled && kVertexFolded == kernel::kFlagFolded &&
+                  kVertexUnverified == kernel::kFlagUnverified,
               "the public flag bits are the shader's");
 
 SolveReport combineSegments(std::span<const SolveReport> segments) {
@@ -21,6 +22,7 @@ SolveReport combineSegments(std::span<const SolveReport> segments) {
         r.nonFinite += s.nonFinite;
         r.culled += s.culled;
         r.folded += s.folded;
+        r.unverified += s.unverified;
         r.acceptedSteps += s.acceptedSteps;
         r.rejectedSteps += s.rejectedSteps;
         r.evaluations += s.evaluations;
@@ -56,6 +58,7 @@ SolveReport summarize(std::span<const VertexStatistics> statistics, size_t maxCl
         if (s.flags & kernel::kFlagNonFinite) ++r.nonFinite;
         if (s.flags & kernel::kFlagCulled) ++r.culled;
         if (s.flags & kernel::kFlagFolded) ++r.folded;
+        if (s.flags & kernel::kFlagUnverified) ++r.unverified;
         r.acceptedSteps += s.acceptedSteps;
         r.rejectedSteps += s.rejectedSteps;
         r.evaluations += s.evaluations;

@@ -39,6 +39,8 @@ void validateSolverOptions(const SolverOptions& o) {
     require(o.maxIterations >= 1 && o.maxIterations <= 1 << 16, "maxIterations",
             "must be in [1, 65536]");
     require(o.fixedSteps >= 1 && o.fixedSteps <= 1 << 16, "fixedSteps", "must be in [1, 65536]");
+    // A fixed-step method's checking pass would take the same steps and agree with it.
+    require(!o.verify || isAdaptive(o.method), "verify", "needs an adaptive method (rk4's fixed steps have no tolerance to check)");
 }
 
 kernel::MethodTraits methodTraits(Method method) {

@@ -323,7 +323,8 @@ TEST_F(Hostile, NonFiniteRawKernelParametersOnCpu) {
         SF_RAW_FIELD(tools[0].kelvinB), SF_RAW_FIELD(tools[0].kelvinScale), SF_RAW_FIELD(settings.tolerance),
         SF_RAW_FIELD(settings.h0), SF_RAW_FIELD(settings.hMin), SF_RAW_FIELD(settings.hMax),
         SF_RAW_FIELD(settings.safety), SF_RAW_FIELD(settings.shrinkMin), SF_RAW_FIELD(settings.growMax),
-        SF_RAW_FIELD(settings.stepLimitFloor), SF_RAW_FIELD(settings.stepLimitScale)};
+        SF_RAW_FIELD(settings.stepLimitFloor), SF_RAW_FIELD(settings.stepLimitScale),
+        SF_RAW_FIELD(settings.verifyTolerance)};
     const float inf = std::numeric_limits<float>::infinity();
     const float values[] = {std::numeric_limits<float>::quiet_NaN(), inf, -inf};
     const std::pair<const char*, Move> moves[] = {

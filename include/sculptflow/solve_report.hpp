@@ -16,6 +16,7 @@ enum VertexFlag : uint32_t {
     kVertexNonFinite = 4u,      // input or state not finite; output = input
     kVertexCulled = 8u,         // outside every tool's reach, or masked (mask 0): not integrated
     kVertexFolded = 16u,        // volume change J ≤ 0 (only with SolverOptions::volumeChange)
+    kVertexUnverified = 32u,    // the checking pass moved it by more than tol (only with SolverOptions::verify)
 };
 
 // Per-vertex debug statistics (spec §4, "Debug readback").
@@ -34,6 +35,7 @@ struct SolveReport {
     size_t nonFinite = 0;
     size_t culled = 0;
     size_t folded = 0;
+    size_t unverified = 0; // with SolverOptions::verify
     uint64_t acceptedSteps = 0;
     uint64_t rejectedSteps = 0;
     uint64_t evaluations = 0;

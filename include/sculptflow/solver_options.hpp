@@ -35,6 +35,12 @@ struct SolverOptions {
     // evaluations a step; the renderer's path never computes it. Not for a move that
     // mixes truncated affine tools with other kinds (an error names it).
     bool volumeChange = false;
+    // Certifies spec §4's final error per vertex: a checking pass at an eighth of the
+    // tolerance and half the step limits follows the first, its position is the
+    // result, and a vertex whose two passes differ by more than the tolerance is
+    // flagged UNVERIFIED. About three times the evaluations: for validation, tuning
+    // and headless solves, not the renderer's frame (docs/accuracy-sweep.md).
+    bool verify = false;
 };
 
 // Throws sculptflow::Error naming the first invalid parameter.

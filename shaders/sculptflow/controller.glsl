@@ -3,6 +3,25 @@
 //
 // Reads the globals `settings`, `solverMethod`, `tools[]` and `toolCount`.
 
+// What one pass of a vertex works to: the settings' tolerance and step limits, or
+// (the checking pass of solverVerify) shares of them.
+struct PassControl {
+    float tolerance; // accept when err ≤ tolerance·h
+    float stepShare; // of hMax and of the step limits
+};
+
+PassControl firstPass() {
+    return PassControl(settings.tolerance, 1.0f);
+}
+
+PassControl checkingPass() {
+    return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare);
+}
+
+float passHMax(PassControl pass) {
+    return max(settings.hMax * pass.stepShare, settings.hMin);
+}
+
 // Accept when the error per unit step is within tolerance: err ≤ tol·h.
 bool stepWithinTolerance(float error, float h, float tolerance) {
     return error <= tolerance * h; // false for NaN
@@ -10,16 +29,16 @@ bool stepWithinTolerance(float error, float h, float tolerance) {
 
 // h_new = h·clamp(safety·(tol·h/err)^(1/q), shrinkMin, growMax), kept in [hMin, hMax].
 // A rejected step never grows; a non-finite error shrinks as far as allowed.
-float nextStepSize(float h, float error, bool accepted) {
+float nextStepSize(float h, float error, bool accepted, PassControl pass) {
     float factor = settings.growMax;
     if (!(error < kHugeError)) {
         factor = settings.shrinkMin;
     } else if (error > 0.0f) {
-        factor = settings.safety * pow(settings.tolerance * h / error, 1.0f / methodTraits(solverMethod).estimateOrder);
+        factor = settings.safety * pow(pass.tolerance * h / error, 1.0f / methodTraits(solverMethod).estimateOrder);
     }
     float growLimit = accepted ? settings.growMax : 1.0f;
     factor = clamp(factor, settings.shrinkMin, growLimit);
-    return clamp(h * factor, settings.hMin, settings.hMax);
+    return clamp(h * factor, settings.hMin, passHMax(pass));
 }
 
 // The method table's choice (BS32's work is set by its tolerance, not by a step
@@ -39,7 +58,7 @@ bool usesVertexStepLimit() {
 // segment, so no mask is read). docs/solver.md has the measurements. An affine
 // flow's field changes as its falloff shell passes, which the floor already
 // resolves (toolStepLimit), so with one no vertex steps past the floor.
-float stepLimit(vec3 x, float s, vec3 k1) {
+float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
     float rate = 0.0f;
     bool flows = false;
     for (int i = 0; i < toolCount; ++i) {
@@ -52,7 +71,8 @@ float stepLimit(vec3 x, float s, vec3 k1) {
             rate += kelvinletGradient(i, R) + 3.0f * approach;
         }
     }
-    float limit = rate > 0.0f ? max(settings.stepLimitFloor, settings.stepLimitScale / rate) : settings.hMax;
-    if (flows) limit = settings.stepLimitFloor;
-    return min(limit, settings.hMax);
+    float floor = settings.stepLimitFloor * pass.stepShare;
+    float limit = rate > 0.0f ? max(floor, pass.stepShare * settings.stepLimitScale / rate) : settings.hMax;
+    if (flows) limit = floor;
+    return min(limit, passHMax(pass));
 }

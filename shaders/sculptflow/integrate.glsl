@@ -29,11 +29,11 @@ bool stepReachesEnd(float h, float remaining) {
     return h >= remaining * 0.9999f;
 }
 
-// Integrates dx/ds = v(x, s) for the vertex that starts at x0. The loop makes at
+// One pass of dx/ds = v(x, s) for the vertex that starts at x0. The loop makes at
 // most solverMaxIterations attempts; whatever remains is then finished with one
-// RK4 step per segment, so a vertex costs at most
+// RK4 step per segment, so a pass costs at most
 // solverMaxIterations × (evaluations per attempt) + 4 × segments evaluations.
-VertexResult integrateVertex(vec3 x0) {
+VertexResult integratePass(vec3 x0, PassControl pass) {
     VertexResult result;
     result.position = x0;
     result.flags = 0u;
@@ -71,12 +71,12 @@ VertexResult integrateVertex(vec3 x0) {
     MethodTraits method = methodTraits(solverMethod);
     bool fixedStepMethod = !method.adaptive;
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
-                         : clamp(settings.h0, settings.hMin, settings.hMax);
-    if (usesVertexStepLimit() && running) h = min(h, max(method.firstStepOfVertexLimit * stepLimit(x, s, k1), settings.hMin));
+                         : clamp(settings.h0, settings.hMin, passHMax(pass));
+    if (usesVertexStepLimit() && running) h = min(h, max(method.firstStepOfVertexLimit * stepLimit(x, s, k1, pass), settings.hMin));
 
     // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
     for (int attempt = 0; attempt < solverMaxIterations && running; ++attempt) {
-        if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1));
+        if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1, pass));
         float remaining = segmentEnd - s;
         bool reachesEnd = stepReachesEnd(h, remaining);
         float hStep = reachesEnd ? remaining : h;
@@ -84,7 +84,7 @@ VertexResult integrateVertex(vec3 x0) {
         result.evaluations += uint(method.evaluations);
         bool finiteStep = allFinite(step.y);
         float error = finiteStep ? step.error : kHugeError;
-        bool withinTolerance = stepWithinTolerance(error, hStep, settings.tolerance);
+        bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance);
         bool atMinimum = hStep <= settings.hMin;
         if (withinTolerance || (atMinimum && finiteStep)) {
             // A sliver before a breakpoint is shorter than h_min by construction and its
@@ -122,7 +122,7 @@ VertexResult integrateVertex(vec3 x0) {
         } else {
             result.rejectedSteps += 1u;
         }
-        if (!fixedStepMethod) h = nextStepSize(hStep, error, withinTolerance);
+        if (!fixedStepMethod) h = nextStepSize(hStep, error, withinTolerance, pass);
     }
 
     // Budget spent: one classic RK4 step over each remaining segment (at most
@@ -157,6 +157,23 @@ VertexResult integrateVertex(vec3 x0) {
         if (!(result.volumeChange > 0.0f)) result.flags |= kFlagFolded;
     }
     return result;
+}
+
+// Integrates the vertex that starts at x0 (spec §4). With solverVerify a checking
+// pass follows at a tighter tolerance and half the steps: its final error is at
+// most half the first's, so it is within |first − checking| of the exact end, and
+// the vertex is flagged UNVERIFIED where that exceeds settings.verifyTolerance. The
+// result is the checking pass's position; its cost adds up both passes.
+VertexResult integrateVertex(vec3 x0) {
+    VertexResult first = integratePass(x0, firstPass());
+    if (!solverVerify || (first.flags & (kFlagCulled | kFlagNonFinite)) != 0u) return first;
+    VertexResult checked = integratePass(x0, checkingPass());
+    checked.flags |= first.flags;
+    checked.acceptedSteps += first.acceptedSteps;
+    checked.rejectedSteps += first.rejectedSteps;
+    checked.evaluations += first.evaluations;
+    if ((checked.flags & kFlagNonFinite) == 0u && !(distance(first.position, checked.position) <= settings.verifyTolerance)) checked.flags |= kFlagUnverified;
+    return checked;
 }
 
 // A vertex with mask value m (spec §3.5): x0 + m·(x(1) − x0). m = 0 (or NaN) is

@@ -38,6 +38,13 @@ const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished wit
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 const uint kFlagFolded = 16u;        // volume change J ≤ 0: the end map folds here (only when J is computed)
+const uint kFlagUnverified = 32u;    // the checking pass moved it by more than tol (only with solverVerify)
+
+// The checking pass (solverVerify, integrate.glsl): an eighth of the tolerance and
+// half of every step limit, so that its final error is at most half the first
+// pass's (docs/accuracy-sweep.md, "The checking pass").
+const float kVerifyToleranceShare = 0.125f;
+const float kVerifyStepShare = 0.5f;
 
 // ε₁ = 1.1·ε for the bi-scale Kelvinlet (spec §3.2); tri-scale adds ε₂ = 1.21·ε, with
 // the weights w₁ = −(ε₂² − ε₀²)/(ε₂² − ε₁²) = −2.21/1.21 and w₂ = (ε₁² − ε₀²)/(ε₂² − ε₁²) = 1/1.21
@@ -80,6 +87,7 @@ struct SolverSettings {
     int fixedSteps;  // kMethodRk4: steps per segment
     float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
     float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²)) (stepLimit)
+    float verifyTolerance;   // solverVerify: the two passes may differ by this much (voxels)
 };
 
 // Where one dispatch reads and writes positions: float offsets and strides, so

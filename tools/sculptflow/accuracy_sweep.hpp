@@ -20,6 +20,7 @@ struct SweepOptions {
     std::vector<double> tolerances{0.3, 0.1, 0.03, 0.01};
     GpuSolver* gpu = nullptr; // also solved on the GPU when set
     bool amplification = true; // a second ground truth for SweepRun::amplification
+    bool verify = false;       // SolverOptions::verify: each vertex certified by a checking pass
 };
 
 // One case, one method and tolerance, on one device.
@@ -32,7 +33,7 @@ struct SweepRun {
     bool gpu = false;
     double maxError = 0.0;        // voxels, over unflagged vertices whose truth converged
     size_t compared = 0;
-    size_t flagged = 0;           // min-step, iteration cap or non-finite: left out, as the contract allows
+    size_t flagged = 0;           // min-step, iteration cap, non-finite or unverified: left out, as the contract allows
     size_t notConverged = 0;      // the truth's self-check failed: left out
     double meanEvaluations = 0.0; // per vertex, summed over the segments
     double stepLimit = 1.0;       // the smallest segment's toolStepLimit: how hard the move is

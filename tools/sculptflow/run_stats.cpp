@@ -14,7 +14,8 @@ nlohmann::json flagsJson(const SolveReport& r) {
             {"iteration_cap", r.iterationCap},
             {"non_finite", r.nonFinite},
             {"culled", r.culled},
-            {"folded", r.folded}};
+            {"folded", r.folded},
+            {"unverified", r.unverified}};
 }
 
 VolumeChangeSummary summarizeVolumeChanges(std::span<const float> volumeChanges) {

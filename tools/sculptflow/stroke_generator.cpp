@@ -72,7 +72,7 @@ struct HandPlan {
 // Radii from 10 voxels (13 mm at the recordings' voxel size, a fine brush) to 200
 // (26 cm). Below about 10 a pull of 250 voxels drags a vertex by 25 radii or more,
 // where the flow amplifies a float rounding of its start past the tolerance: no float
-// solver can keep the contract there (docs/solver.md, "The accuracy sweep").
+// solver can keep the contract there (docs/accuracy-sweep.md).
 constexpr double kSmallestRadius = 10.0;
 constexpr double kLargestRadius = 200.0;
 

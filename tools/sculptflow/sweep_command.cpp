@@ -30,6 +30,7 @@ struct SweepArgs {
     std::vector<std::string> methods = adaptiveMethodNames();
     std::vector<double> tolerances{0.3, 0.1, 0.03, 0.01};
     bool gpu = false;
+    bool verify = false;
     std::string family; // empty: every family
     std::string failuresDir;
     std::string csvPath;
@@ -110,6 +111,7 @@ void runSweep(const SweepArgs& args) {
     SweepOptions options;
     options.methods = parseMethods(args.methods);
     options.tolerances = args.tolerances;
+    options.verify = args.verify;
     std::unique_ptr<Context> context;
     std::unique_ptr<GpuSolver> solver;
     if (args.gpu) {
@@ -188,6 +190,8 @@ void addSweepCommand(CLI::App& app) {
     cmd->add_option("--tols", args->tolerances, "Tolerances in voxels, comma-separated")
         ->delimiter(',')
         ->capture_default_str();
+    cmd->add_flag("--verify", args->verify,
+                  "Solve with a checking pass per vertex (deform --verify): unverified vertices count as flagged");
     cmd->add_option("--family", args->family, "Only seeds of this family, e.g. kelvinlet/tri-scale, affine-flow/sharp");
     cmd->add_flag("--gpu", args->gpu, "Solve each case on the GPU too (SCULPTFLOW_DEVICE picks the device)");
     cmd->add_option("--failures", args->failuresDir,
