@@ -79,11 +79,13 @@ std::string methodNameList(bool adaptiveOnly) {
     return list;
 }
 
-// An attempt costs its evaluations, and one more for the next k1 unless it is FSAL.
+// An attempt costs its evaluations, and one more for the next k1 unless it is FSAL;
+// verify runs two passes.
 long worstCaseEvaluations(const SolverOptions& options, int segments) {
     const kernel::MethodTraits traits = methodTraits(options.method);
     const int stages = traits.evaluations + (traits.fsal ? 0 : 1);
-    return long(options.maxIterations) * stages + 4L * segments;
+    const long pass = long(options.maxIterations) * stages + 4L * segments;
+    return options.verify ? 2 * pass : pass;
 }
 
 } // namespace sculptflow

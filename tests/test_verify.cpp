@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "cli_runner.hpp"
+#include "command_line.hpp"
 #include "error.hpp"
 #include "gpu_fixture.hpp"
 #include "move_inputs.hpp"
@@ -93,6 +95,7 @@ TEST(Verify, AddsACheckingPassToThePlainSolve) {
         }
         ++integrated;
         EXPECT_GT(b.evaluations, a.evaluations) << i;
+        EXPECT_LE(long(b.evaluations), worstCaseEvaluations(dp45(true))) << i;
         if (plain.positions[i] != verified.positions[i]) ++moved;
     }
     EXPECT_GT(integrated, 0u);
@@ -107,6 +110,27 @@ TEST(Verify, RefusedForTheFixedStepMethod) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("verify"), std::string::npos) << e.what();
     }
+}
+
+// The command line: the count in the summary and the stats, and rk4 refused with
+// a message that names the flag, nothing written.
+TEST(Verify, DeformReportsUnverifiedAndRefusesRk4) {
+    test::ScratchDir dir;
+    const auto stats = dir.path() / "stats.json";
+    test::runCli(&cli::addCommands, {"deform", "--backend", "cpu", "--built-in", "sphere", "--method", "dp45",
+                                     "--verify", "--stats", stats.string()});
+    const nlohmann::json j = test::readJson(stats);
+    ASSERT_TRUE(j["flags"]["unverified"].is_number()) << j.dump(2);
+    EXPECT_EQ(j["flags"]["unverified"].get<size_t>(), 0u) << "the built-in move is easy: every vertex verifies";
+
+    const auto refused = dir.path() / "refused.json";
+    test::writeFile(refused, test::kSentinel);
+    const auto [status, message] = test::cliExitStatus({"deform", "--backend", "cpu", "--built-in", "sphere",
+                                                        "--method", "rk4", "--steps", "4", "--verify", "--stats",
+                                                        refused.string()});
+    EXPECT_NE(status, 0);
+    EXPECT_NE(message.find("verify"), std::string::npos) << message;
+    EXPECT_EQ(test::readFile(refused), test::kSentinel);
 }
 
 class VerifyGpu : public test::GpuTest {};

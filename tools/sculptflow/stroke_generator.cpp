@@ -275,11 +275,11 @@ std::filesystem::path writeCase(const GeneratedCase& generated, const std::files
 }
 
 std::string validateCommand(const GeneratedCase& generated, const std::filesystem::path& dir,
-                            std::string_view method, double tolerance) {
+                            std::string_view method, double tolerance, bool verify) {
     const std::string stem = (dir / ("seed-" + std::to_string(generated.seed))).string();
     return "sculptflow validate --stroke " + stem + ".json --mesh " + stem + ".ply --mode " +
            std::string(moveModeName(generated.mode)) + " --method " + std::string(method) +
-           format(" --tol %g", tolerance);
+           format(" --tol %g", tolerance) + (verify ? " --verify" : "");
 }
 
 } // namespace sculptflow::cli

@@ -47,6 +47,6 @@ std::filesystem::path writeCase(const GeneratedCase& generated, const std::files
 
 // The `sculptflow validate` command line that reruns a written case.
 std::string validateCommand(const GeneratedCase& generated, const std::filesystem::path& dir,
-                            std::string_view method, double tolerance);
+                            std::string_view method, double tolerance, bool verify);
 
 } // namespace sculptflow::cli

@@ -143,7 +143,7 @@ void runSweep(const SweepArgs& args) {
             if (!args.failuresDir.empty()) {
                 if (written.insert(seed).second) writeCase(c, args.failuresDir);
                 std::fprintf(stderr, "  %s\n",
-                             validateCommand(c, args.failuresDir, methodName(r.method), r.tolerance).c_str());
+                             validateCommand(c, args.failuresDir, methodName(r.method), r.tolerance, args.verify).c_str());
             }
         }
         if (cases % 25 == 0) std::fprintf(stderr, "%zu cases, %zu runs over tol\n", cases, failing);

@@ -27,6 +27,7 @@ struct ValidateArgs {
     std::string method = "bs32";
     double tolerance = 0.1;
     std::optional<int> steps; // --method rk4's fixed steps
+    bool verify = false;
     int threads = 0;
     double referenceThreshold = 0.01;
     size_t minCompared = ValidationThresholds{}.minCompared;
@@ -155,6 +156,8 @@ void runValidate(const ValidateArgs& args) {
     checkOutputPath("--json", args.jsonPath); // before the work, not after it
     MoveInputs in = loadMoveInputs(args.inputs);
     SolverOptions options = methodOptions(args.method, args.tolerance, args.steps, in);
+    options.verify = args.verify;
+    validateSolverOptions(options);
     ValidationThresholds thresholds;
     thresholds.reference = args.referenceThreshold;
     thresholds.minCompared = args.minCompared;
@@ -197,6 +200,8 @@ void addValidateCommand(CLI::App& app) {
     addMethodOptions(*cmd, args->method, args->tolerance, args->steps,
                      "rk4 takes fixed steps without error control, so it meets a truth threshold equal to "
                      "--tol only with enough --steps");
+    cmd->add_flag("--verify", args->verify,
+                  "Solve with a checking pass per vertex (deform --verify); unverified vertices are flagged");
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
         ->check(nonNegativeNumber());
     cmd->add_option("--reference-threshold", args->referenceThreshold,
