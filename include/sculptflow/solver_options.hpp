@@ -68,7 +68,7 @@ SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 
 // Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
 // maxIterations × stages + 4 per segment, one segment per distinct tool end;
-// twice that with verify (two passes).
+// with verify, a checking pass of twice the attempts on top.
 SCULPTFLOW_API long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
 
 } // namespace sculptflow

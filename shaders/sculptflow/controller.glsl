@@ -8,14 +8,16 @@
 struct PassControl {
     float tolerance; // accept when err ≤ tolerance·h
     float stepShare; // of hMax and of the step limits
+    int attempts;    // the pass's attempt budget
 };
 
 PassControl firstPass() {
-    return PassControl(settings.tolerance, 1.0f);
+    return PassControl(settings.tolerance, 1.0f, solverMaxIterations);
 }
 
+// Its steps are at most half as long, so it gets twice the attempts.
 PassControl checkingPass() {
-    return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare);
+    return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare, 2 * solverMaxIterations);
 }
 
 float passHMax(PassControl pass) {

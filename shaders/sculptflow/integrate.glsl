@@ -30,9 +30,9 @@ bool stepReachesEnd(float h, float remaining) {
 }
 
 // One pass of dx/ds = v(x, s) for the vertex that starts at x0. The loop makes at
-// most solverMaxIterations attempts; whatever remains is then finished with one
-// RK4 step per segment, so a pass costs at most
-// solverMaxIterations × (evaluations per attempt) + 4 × segments evaluations.
+// most pass.attempts attempts; whatever remains is then finished with one RK4
+// step per segment, so a pass costs at most
+// pass.attempts × (evaluations per attempt) + 4 × segments evaluations.
 VertexResult integratePass(vec3 x0, PassControl pass) {
     VertexResult result;
     result.position = x0;
@@ -75,7 +75,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     if (usesVertexStepLimit() && running) h = min(h, max(method.firstStepOfVertexLimit * stepLimit(x, s, k1, pass), settings.hMin));
 
     // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
-    for (int attempt = 0; attempt < solverMaxIterations && running; ++attempt) {
+    for (int attempt = 0; attempt < pass.attempts && running; ++attempt) {
         if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1, pass));
         float remaining = segmentEnd - s;
         bool reachesEnd = stepReachesEnd(h, remaining);
