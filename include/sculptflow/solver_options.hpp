@@ -37,8 +37,8 @@ struct SolverOptions {
     bool volumeChange = false;
     // Certifies spec §4's final error per vertex: a checking pass at an eighth of the
     // tolerance and half the step limits follows the first, its position is the
-    // result, and a vertex whose two passes differ by more than the tolerance is
-    // flagged UNVERIFIED. About three times the evaluations: for validation, tuning
+    // result, and a vertex whose two passes differ by more than half the tolerance
+    // is flagged UNVERIFIED. About 2.5 times the evaluations: for validation, tuning
     // and headless solves, not the renderer's frame (docs/accuracy-sweep.md).
     bool verify = false;
 };

@@ -74,7 +74,7 @@ float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
         }
     }
     float floor = settings.stepLimitFloor * pass.stepShare;
-    float limit = rate > 0.0f ? max(floor, pass.stepShare * settings.stepLimitScale / rate) : settings.hMax;
+    float limit = rate > 0.0f ? max(floor, pass.stepShare * settings.stepLimitScale / rate) : passHMax(pass);
     if (flows) limit = floor;
     return min(limit, passHMax(pass));
 }

@@ -38,7 +38,7 @@ const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished wit
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 const uint kFlagFolded = 16u;        // volume change J ≤ 0: the end map folds here (only when J is computed)
-const uint kFlagUnverified = 32u;    // the checking pass moved it by more than tol (only with solverVerify)
+const uint kFlagUnverified = 32u;    // its two passes differ by over tol/2 (only with solverVerify)
 
 // The checking pass (solverVerify, integrate.glsl): an eighth of the tolerance and
 // half of every step limit, so that its final error is well below the first
