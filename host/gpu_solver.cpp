@@ -12,6 +12,7 @@
 #include "kernel_tools.hpp"
 #include "mesh.hpp"
 #include "memory_barrier.hpp"
+#include "verified_chain.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -328,8 +329,17 @@ GpuSolution solveContinuousOnGpu(GpuSolver& solver, std::span<const Move> segmen
                                  const SolverOptions& options, std::span<const float> mask) {
     GpuMesh mesh(solver.context(), start, mask);
     GpuRun run = solver.runContinuous(mesh, segments, options, true);
-    return {mesh.readPositions(), mesh.readStatistics(), run.report, std::move(run.segments), run.gpuMilliseconds,
-            mesh.readVolumeChanges()};
+    GpuSolution out{mesh.readPositions(), mesh.readStatistics(), run.report, std::move(run.segments),
+                    run.gpuMilliseconds, mesh.readVolumeChanges()};
+    if (options.verify && segments.size() > 1) {
+        SolverOptions plainOptions = options;
+        plainOptions.verify = false;
+        const GpuSolution plain = solveContinuousOnGpu(solver, segments, start, plainOptions, mask);
+        checkAgainstPlainChain(plain.positions, plain.statistics, options.tolerance, out.positions, out.statistics,
+                               out.report);
+        out.gpuMilliseconds += plain.gpuMilliseconds;
+    }
+    return out;
 }
 
 } // namespace sculptflow

@@ -8,6 +8,7 @@
 
 #include "kernel_tools.hpp"
 #include "mesh.hpp"
+#include "verified_chain.hpp"
 
 namespace sculptflow {
 
@@ -68,6 +69,13 @@ CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const
         out.segments.push_back(std::move(step.report));
     }
     out.report = combineSegments(out.segments);
+    if (options.verify && segments.size() > 1) {
+        SolverOptions plainOptions = options;
+        plainOptions.verify = false;
+        const CpuSolution plain = solveContinuousOnCpu(segments, start, mask, plainOptions, threads);
+        checkAgainstPlainChain(plain.positions, plain.statistics, options.tolerance, out.positions, out.statistics,
+                               out.report);
+    }
     return out;
 }
 

@@ -1,0 +1,22 @@
+// Continuous mode's check of the whole chain under SolverOptions::verify.
+#pragma once
+
+#include <span>
+
+#include <glm/vec3.hpp>
+
+#include "solve_report.hpp"
+
+namespace sculptflow {
+
+// Each segment's checking pass certifies that segment's own error, not what later
+// segments' flows make of it (spec §2 chains them). So continuous mode under verify
+// also solves the plain chain (the first passes, chained): where the chains end
+// more than tol/2 apart (kVerifyAgreementShare of the stroke's tolerance), the
+// vertex is flagged UNVERIFIED and counted in `report`, as a segment's check would;
+// the plain chain's evaluations are added to the vertices' and the report's.
+void checkAgainstPlainChain(std::span<const glm::vec3> plain, std::span<const VertexStatistics> plainStatistics,
+                            double strokeTolerance, std::span<const glm::vec3> verified,
+                            std::span<VertexStatistics> statistics, SolveReport& report);
+
+} // namespace sculptflow
