@@ -331,10 +331,8 @@ GpuSolution solveContinuousOnGpu(GpuSolver& solver, std::span<const Move> segmen
     GpuRun run = solver.runContinuous(mesh, segments, options, true);
     GpuSolution out{mesh.readPositions(), mesh.readStatistics(), run.report, std::move(run.segments),
                     run.gpuMilliseconds, mesh.readVolumeChanges()};
-    if (options.verify && segments.size() > 1) {
-        SolverOptions plainOptions = options;
-        plainOptions.verify = false;
-        const GpuSolution plain = solveContinuousOnGpu(solver, segments, start, plainOptions, mask);
+    if (checksWholeChain(options, segments.size())) {
+        const GpuSolution plain = solveContinuousOnGpu(solver, segments, start, plainChainOptions(options), mask);
         checkAgainstPlainChain(plain.positions, plain.statistics, options.tolerance, out.positions, out.statistics,
                                out.report);
         out.gpuMilliseconds += plain.gpuMilliseconds;

@@ -69,10 +69,8 @@ CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const
         out.segments.push_back(std::move(step.report));
     }
     out.report = combineSegments(out.segments);
-    if (options.verify && segments.size() > 1) {
-        SolverOptions plainOptions = options;
-        plainOptions.verify = false;
-        const CpuSolution plain = solveContinuousOnCpu(segments, start, mask, plainOptions, threads);
+    if (checksWholeChain(options, segments.size())) {
+        const CpuSolution plain = solveContinuousOnCpu(segments, start, mask, plainChainOptions(options), threads);
         checkAgainstPlainChain(plain.positions, plain.statistics, options.tolerance, out.positions, out.statistics,
                                out.report);
     }

@@ -6,6 +6,7 @@
 #include <glm/vec3.hpp>
 
 #include "solve_report.hpp"
+#include "solver_options.hpp"
 
 namespace sculptflow {
 
@@ -15,6 +16,14 @@ namespace sculptflow {
 // more than tol/2 apart (kVerifyAgreementShare of the stroke's tolerance), the
 // vertex is flagged UNVERIFIED and counted in `report`, as a segment's check would;
 // the plain chain's evaluations are added to the vertices' and the report's.
+// True when a continuous solve of `segments` segments checks its chain; then the
+// plain chain is solved with plainChainOptions(options).
+inline bool checksWholeChain(const SolverOptions& options, size_t segments) { return options.verify && segments > 1; }
+inline SolverOptions plainChainOptions(SolverOptions options) {
+    options.verify = false;
+    return options;
+}
+
 void checkAgainstPlainChain(std::span<const glm::vec3> plain, std::span<const VertexStatistics> plainStatistics,
                             double strokeTolerance, std::span<const glm::vec3> verified,
                             std::span<VertexStatistics> statistics, SolveReport& report);

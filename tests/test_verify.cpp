@@ -26,17 +26,18 @@ namespace {
 constexpr uint64_t kHardPullSeed = 168;
 constexpr double kTolerance = 0.1; // voxels
 
+std::vector<glm::vec3> voxelsOf(const cli::GeneratedCase& c) {
+    std::vector<glm::vec3> voxels;
+    for (const glm::vec3& p : c.mesh.positions) voxels.push_back(glm::vec3(glm::dvec3(p) / c.stroke.voxelSize));
+    return voxels;
+}
+
 struct HardPull {
     cli::GeneratedCase generated = cli::generateCase(kHardPullSeed);
-    std::vector<glm::vec3> voxels;
+    std::vector<glm::vec3> voxels = voxelsOf(generated);
     std::vector<Move> segments{moveToolMotion(generated.stroke)};
-    GroundTruth truth;
+    GroundTruth truth = cli::runGroundTruth(run());
 
-    HardPull() {
-        for (const glm::vec3& p : generated.mesh.positions)
-            voxels.push_back(glm::vec3(glm::dvec3(p) / generated.stroke.voxelSize));
-        truth = cli::runGroundTruth(run());
-    }
     cli::MoveRun run() const { return {MoveMode::Move, segments, voxels, generated.mesh.mask}; }
 };
 
@@ -120,16 +121,11 @@ TEST(Verify, RefusedForTheFixedStepMethod) {
 // the whole chain against the plain one flags those vertices.
 struct ChainedPull {
     cli::GeneratedCase generated = cli::generateCase(38);
-    std::vector<glm::vec3> voxels;
+    std::vector<glm::vec3> voxels = voxelsOf(generated);
     std::vector<Move> segments = continuousMotions(generated.stroke);
-    GroundTruth truth;
+    GroundTruth truth = cli::runGroundTruth(run());
     SolverOptions options{.method = Method::Dp45, .tolerance = 0.01, .verify = true};
 
-    ChainedPull() {
-        for (const glm::vec3& p : generated.mesh.positions)
-            voxels.push_back(glm::vec3(glm::dvec3(p) / generated.stroke.voxelSize));
-        truth = cli::runGroundTruth(run());
-    }
     cli::MoveRun run() const { return {MoveMode::Continuous, segments, voxels, generated.mesh.mask}; }
 };
 
