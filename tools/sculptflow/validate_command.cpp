@@ -208,7 +208,8 @@ void addValidateCommand(CLI::App& app) {
                     "Largest 99th-percentile GPU-CPU position difference, voxels. The max may exceed it "
                     "slightly: the GPU and CPU compilers round differently, so a near-threshold "
                     "accept/reject can flip (max up to 0.018 voxel measured with dp45 on the recordings). "
-                    "Flags must also agree on at least 99.9% of vertices")
+                    "Flags must also agree on at least 99.9% of vertices (UNVERIFIED aside: it thresholds two passes "
+                    "that GPU and CPU round differently)")
         ->check(nonNegativeNumber())
         ->capture_default_str();
     cmd->add_option("--truth-threshold", args->truthThreshold,

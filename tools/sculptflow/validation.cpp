@@ -17,6 +17,10 @@ namespace sculptflow::cli {
 namespace {
 
 constexpr uint32_t kProblemFlags = ~kernel::kFlagCulled; // culled vertices are results, not failures
+// UNVERIFIED thresholds the distance between two passes, which the GPU and the CPU
+// round differently, so a vertex near the threshold may flip (tsit5 on test0's
+// linear affine flow: 22% of vertices); the truth check covers those vertices instead.
+constexpr uint32_t kAgreementFlags = ~kernel::kFlagUnverified;
 
 // A difference that is not finite must fail every threshold, never hide in std::max.
 double distance(const glm::dvec3& a, const glm::dvec3& b) {
@@ -76,7 +80,7 @@ ReferenceComparison compareWithReference(std::span<const glm::vec3> gpuPositions
     std::vector<double> differences;
     differences.reserve(n);
     for (size_t i = 0; i < n; ++i) {
-        if (gpuStatistics[i].flags != cpuStatistics[i].flags) ++r.flagMismatches;
+        if ((gpuStatistics[i].flags ^ cpuStatistics[i].flags) & kAgreementFlags) ++r.flagMismatches;
         if ((gpuStatistics[i].flags | cpuStatistics[i].flags) & kProblemFlags) continue;
         differences.push_back(distance(glm::dvec3(gpuPositions[i]), glm::dvec3(cpuPositions[i])));
     }
