@@ -42,7 +42,7 @@ TEST_F(LiveReloadTest, AnEditChangesTheNextFrameAndABrokenOneKeepsTheDragGoing) 
 
     // Mid-drag, the Kelvinlets' velocity halved: the next frame moves about half as far.
     const auto field = dir / "sculptflow/field.glsl";
-    test::edit(field, "return kelvinletVelocity(i, offset);", "return 0.5f * kelvinletVelocity(i, offset);");
+    test::edit(field, "v += kelvinletVelocity(i, offset);", "v += 0.5f * kelvinletVelocity(i, offset);");
     ASSERT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded) << reloader.lastReport().message;
     ASSERT_TRUE(live_->update(posesAt(10)));
     EXPECT_TRUE(frame().recorded);

@@ -173,7 +173,7 @@ TEST(Viewer, ShaderEditsWhileDraggingTakeEffectAndABrokenOneKeepsTheDragGoing) {
     const std::filesystem::path field = shaders / "sculptflow/field.glsl";
     options.beforeFrame = [&](uint64_t frame) {
         if (frame == 2)
-            edit(field, "return kelvinletVelocity(i, offset);", "return 0.5f * kelvinletVelocity(i, offset);");
+            edit(field, "v += kelvinletVelocity(i, offset);", "v += 0.5f * kelvinletVelocity(i, offset);");
         if (frame == 3)
             edit(field, "vec3 kelvinletVelocity(int i, vec3 offset) {", "vec3 kelvinletVelocity(int i, vec3 offset) { oops");
     };
