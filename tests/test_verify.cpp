@@ -5,13 +5,18 @@
 // 0.1, with nothing flagged. With the checking pass every vertex it does not flag
 // is within tol, on the CPU and on the GPU.
 #include <algorithm>
+#include <cstring>
+#include <span>
+#include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "accuracy_sweep.hpp"
 #include "cli_runner.hpp"
 #include "command_line.hpp"
 #include "cpu_solver.hpp"
+#include "deform_comp_spirv.h"
 #include "error.hpp"
 #include "gpu_fixture.hpp"
 #include "move_inputs.hpp"
@@ -26,15 +31,9 @@ namespace {
 constexpr uint64_t kHardPullSeed = 168;
 constexpr double kTolerance = 0.1; // voxels
 
-std::vector<glm::vec3> voxelsOf(const cli::GeneratedCase& c) {
-    std::vector<glm::vec3> voxels;
-    for (const glm::vec3& p : c.mesh.positions) voxels.push_back(glm::vec3(glm::dvec3(p) / c.stroke.voxelSize));
-    return voxels;
-}
-
 struct HardPull {
     cli::GeneratedCase generated = cli::generateCase(kHardPullSeed);
-    std::vector<glm::vec3> voxels = voxelsOf(generated);
+    std::vector<glm::vec3> voxels = cli::sweepVoxels(generated);
     std::vector<Move> segments{moveToolMotion(generated.stroke)};
     GroundTruth truth = cli::runGroundTruth(run());
 
@@ -115,13 +114,39 @@ TEST(Verify, RefusedForTheFixedStepMethod) {
     }
 }
 
+// The places deform.comp's SPIR-V calls the function whose name starts with `name`.
+int callSites(std::span<const uint32_t> spirv, const std::string& name) {
+    constexpr uint32_t kOpName = 5, kOpFunctionCall = 57, kHeaderWords = 5;
+    std::vector<uint32_t> ids;
+    int calls = 0;
+    for (size_t at = kHeaderWords; at < spirv.size();) {
+        const uint32_t words = spirv[at] >> 16, opcode = spirv[at] & 0xffffu;
+        if (words == 0 || at + words > spirv.size()) break;
+        if (opcode == kOpName && words > 2) {
+            const char* text = reinterpret_cast<const char*>(&spirv[at + 2]);
+            if (std::string(text, strnlen(text, (words - 2) * 4)).starts_with(name)) ids.push_back(spirv[at + 1]);
+        }
+        if (opcode == kOpFunctionCall && words > 3 && std::ranges::count(ids, spirv[at + 3]) > 0) ++calls;
+        at += words;
+    }
+    return calls;
+}
+
+// The checking pass loops around the one call of integratePass: a second call
+// inlines the whole solver twice into every pipeline, checking or not, and
+// doubled lavapipe's time to build each one (and so a hot reload's).
+TEST(Verify, TheSolverIsCompiledOnceIntoEachPipeline) {
+    EXPECT_EQ(callSites(k_deform_comp_spirv, "integratePass("), 1);
+    EXPECT_EQ(callSites(k_deform_comp_spirv, "integrateVertex("), 1);
+}
+
 // Continuous mode: seed 38 chains the segments of a Laplacian Kelvinlet pulled
 // 238 voxels, where each segment's error is stretched 440× by the later ones.
 // Each segment's own check passes while the chain ends 1.7 tol away; checking
 // the whole chain against the plain one flags those vertices.
 struct ChainedPull {
     cli::GeneratedCase generated = cli::generateCase(38);
-    std::vector<glm::vec3> voxels = voxelsOf(generated);
+    std::vector<glm::vec3> voxels = cli::sweepVoxels(generated);
     std::vector<Move> segments = continuousMotions(generated.stroke);
     GroundTruth truth = cli::runGroundTruth(run());
     SolverOptions options{.method = Method::Dp45, .tolerance = 0.01, .verify = true};

@@ -164,18 +164,28 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
 // at most 2/3 of the first's it is within 2·|first − checking| of the exact end, so
 // the vertex is flagged UNVERIFIED where |first − checking| exceeds
 // settings.verifyTolerance (tol/2). The result is the checking pass's position;
-// its statistics add up both passes.
+// its statistics add up both passes. The passes are a loop around one call: two
+// calls would inline integratePass twice into every pipeline, and drivers would
+// compile it twice (lavapipe took twice as long to build each pipeline).
 VertexResult integrateVertex(vec3 x0) {
-    VertexResult first = integratePass(x0, firstPass());
-    if (!solverVerify || (first.flags & (kFlagCulled | kFlagNonFinite)) != 0u) return first;
-    VertexResult checked = integratePass(x0, checkingPass());
-    checked.flags |= first.flags;
-    checked.acceptedSteps += first.acceptedSteps;
-    checked.rejectedSteps += first.rejectedSteps;
-    checked.evaluations += first.evaluations;
-    bool agree = distance(first.position, checked.position) <= settings.verifyTolerance; // false for NaN
-    if ((checked.flags & kFlagNonFinite) == 0u && !agree) checked.flags |= kFlagUnverified;
-    return checked;
+    VertexResult first;
+    VertexResult result;
+    int passes = solverVerify ? 2 : 1;
+    for (int pass = 0; pass < passes; ++pass) {
+        result = integratePass(x0, pass == 0 ? firstPass() : checkingPass());
+        if (pass == 0) {
+            first = result;
+            if ((first.flags & (kFlagCulled | kFlagNonFinite)) != 0u) return first;
+        }
+    }
+    if (passes == 1) return result;
+    result.flags |= first.flags;
+    result.acceptedSteps += first.acceptedSteps;
+    result.rejectedSteps += first.rejectedSteps;
+    result.evaluations += first.evaluations;
+    bool agree = distance(first.position, result.position) <= settings.verifyTolerance; // false for NaN
+    if ((result.flags & kFlagNonFinite) == 0u && !agree) result.flags |= kFlagUnverified;
+    return result;
 }
 
 // A vertex with mask value m (spec §3.5): x0 + m·(x(1) − x0). m = 0 (or NaN) is

@@ -15,16 +15,6 @@
 namespace sculptflow::cli {
 namespace {
 
-// Voxels exactly as `loadMoveInputs` makes them from the written files, so that
-// `sculptflow validate` reruns the same case.
-std::vector<glm::vec3> sweepVoxels(const GeneratedCase& c) {
-    const double toVoxels = 1.0 / c.stroke.voxelSize;
-    std::vector<glm::vec3> voxels;
-    voxels.reserve(c.mesh.positions.size());
-    for (const glm::vec3& p : c.mesh.positions) voxels.push_back(glm::vec3(glm::dvec3(p) * toVoxels));
-    return voxels;
-}
-
 // Each vertex's start moved by kConditionProbe in a direction fixed by its index.
 std::vector<glm::vec3> probedStarts(const std::vector<glm::vec3>& voxels) {
     std::vector<glm::vec3> out = voxels;
@@ -63,6 +53,14 @@ SweepRun measuredRun(const GeneratedCase& c, const SolverOptions& options, bool 
 }
 
 } // namespace
+
+std::vector<glm::vec3> sweepVoxels(const GeneratedCase& c) {
+    const double toVoxels = 1.0 / c.stroke.voxelSize;
+    std::vector<glm::vec3> voxels;
+    voxels.reserve(c.mesh.positions.size());
+    for (const glm::vec3& p : c.mesh.positions) voxels.push_back(glm::vec3(glm::dvec3(p) * toVoxels));
+    return voxels;
+}
 
 std::vector<SweepRun> sweepCase(const GeneratedCase& c, const SweepOptions& options) {
     const std::vector<glm::vec3> voxels = sweepVoxels(c);

@@ -48,6 +48,10 @@ struct SweepRun {
     double ratio() const { return maxError / tolerance; }
 };
 
+// The case's mesh in voxels exactly as `loadMoveInputs` makes them from the written
+// files, so that `sculptflow validate` reruns the same case.
+std::vector<glm::vec3> sweepVoxels(const GeneratedCase& generated);
+
 // Every method × tolerance of a case; the ground truth is computed once.
 std::vector<SweepRun> sweepCase(const GeneratedCase& generated, const SweepOptions& options);
 
