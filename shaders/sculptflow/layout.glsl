@@ -56,11 +56,10 @@ const float kKelvinletSecondRadius = 1.1f;
 const float kKelvinletThirdRadius = 1.21f;
 const float kTriScaleSecondWeight = -2.21f / 1.21f;
 const float kTriScaleThirdWeight = 1.0f / 1.21f;
-// The same profiles as divided differences over t = ε² (field.glsl): t₁/t₀ and
-// t₂/t₀, and the factors −(t₁ − t₀) and (t₁ − t₀)(t₂ − t₀) in units of t₀ (and t₀²).
+// Tri-scale as a divided difference over t = ε² (field.glsl): t₁/t₀, t₂/t₀ and
+// its factor (t₁ − t₀)(t₂ − t₀) in units of t₀².
 const float kScaleSecondT = 1.21f;
 const float kScaleThirdT = 1.4641f;
-const float kBiScaleDifferenceWeight = -0.21f;
 const float kTriScaleDifferenceWeight = 0.21f * 0.4641f;
 
 // Stands for an error estimate that is not finite: the controller then shrinks.
