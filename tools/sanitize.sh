@@ -26,7 +26,7 @@
 # loader, lavapipe, LLVM and the validation layer. About 1 min more.
 #
 # Every test but the heaviest GPU runs (tools/sanitize-skip.txt, which ctest runs
-# unsanitized) runs, in two gtest shards in parallel, each under a 20 min timeout.
+# unsanitized) runs, in two gtest shards in parallel, each under a 30 min timeout.
 # The build is -O1, as ASan advises for speed, with line tables only (-g1: enough
 # for the reports' frames; full debug info doubled the build); Debug keeps assertions.
 # Like every build it is a unity build (see CMakeLists.txt): about 5 minutes.
@@ -60,7 +60,7 @@ shards=2
 pids=()
 for ((i = 0; i < shards; i++)); do
   LD_PRELOAD="$asan $driver" GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
-    timeout 1200 "$bin" --gtest_brief=1 --gtest_filter="-$skipped" --gtest_output="json:$build/sanitize-$i.json" >"$build/sanitize-$i.log" 2>&1 &
+    timeout 1800 "$bin" --gtest_brief=1 --gtest_filter="-$skipped" --gtest_output="json:$build/sanitize-$i.json" >"$build/sanitize-$i.log" 2>&1 &
   pids+=($!)
 done
 status=0
