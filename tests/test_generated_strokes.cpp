@@ -107,7 +107,6 @@ TEST(GeneratedStrokes, WithoutVerifyTheCalibrationBreaksOnAHardCase) {
     EXPECT_GT(worst, 1.0) << "the case no longer shows why --verify exists; pick another seed from the sweep";
 }
 
-// Two rounds of the twelve families: each family once in move and once in continuous mode.
 // Seed 985 drags a tri-scale Kelvinlet where the flow stretches a change of a
 // vertex's start 60-300x. Its three terms summed in float were 1.2e-5 of the
 // tip speed off, an error the same in every pass, and the plain solve ended
@@ -125,6 +124,7 @@ TEST(GeneratedStrokes, TriScaleRoundingNoLongerFloorsThePlainSolve) {
     expectMostCompared({expectRunsWithinTolerance(runs)});
 }
 
+// Two rounds of the twelve families: each family once in move and once in continuous mode.
 TEST(GeneratedStrokes, EveryMethodVerifiedWithinToleranceOnTheCpu) {
     std::vector<std::pair<size_t, size_t>> counts;
     SweepOptions options = atTolerance(0.1);
