@@ -29,6 +29,54 @@ bool stepWithinTolerance(float error, float h, float tolerance) {
     return error <= tolerance * h; // false for NaN
 }
 
+// A step across a kink of an affine flow's falloff: a bound on its error, and how
+// far into the step (a fraction) it meets its first kink, 1 when it meets none.
+struct KinkCrossing {
+    float error;
+    float first;
+};
+
+// At a kink dv/ds jumps by Δ = [dw/dr]·ṙ·u (u the affine field), and a step that
+// meets it θ into the step errs by Δh²·E(θ), |E(θ)| ≤ min(kinkError, kinkSlope·θ)
+// (methods.glsl), of which the embedded estimates see as little as a hundredth
+// (docs/solver.md, "Kinks"). ṙ is the larger of its value at the step's start,
+// from k1 = v(x, s), and its mean over the chord from r0 to r1; θ is where r
+// crosses the kink's radius on that chord.
+KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
+    MethodTraits method = methodTraits(solverMethod);
+    KinkCrossing crossing = KinkCrossing(0.0f, 1.0f);
+    for (int i = 0; i < toolCount; ++i) {
+        if (!toolIsAffineFlow(i)) continue;
+        vec3 R0 = toolOffset(i, x, s);
+        vec3 R1 = toolOffset(i, y, s + h);
+        float r0 = length(R0);
+        float r1 = length(R1);
+        vec4 kinks = falloffKinks(i);
+        for (int k = 0; k < 2; ++k) {
+            float radius = k == 0 ? kinks.x : kinks.z;
+            float jump = k == 0 ? kinks.y : kinks.w;
+            if (jump > 0.0f && r0 != r1 && (r0 - radius) * (r1 - radius) <= 0.0f) {
+                float theta = clamp((radius - r0) / (r1 - r0), 0.0f, 1.0f);
+                float startRate = r0 > 0.0f ? abs(dot(R0, k1 - tools[i].translation)) / r0 : 0.0f;
+                float radial = max(abs(r1 - r0), startRate * h);
+                float u = max(length(affineVelocity(i, R0)), length(affineVelocity(i, R1)));
+                crossing.error += jump * radial * u * h * min(method.kinkError, method.kinkSlope * theta);
+                crossing.first = min(crossing.first, theta);
+            }
+        }
+    }
+    return crossing;
+}
+
+// What the step that makes a vertex's (crossings + 1)-th kink crossing may err by.
+// A crossing is one event, not a rate, so its error is held to an absolute share
+// of the tolerance, tol·B/((n + 1)(n + 2)) for the n-th: however many a vertex
+// makes, they add up to at most tol·B, beside the tol·h of every step.
+float kinkAllowance(float h, uint crossings, PassControl pass) {
+    float n = float(crossings);
+    return pass.tolerance * max(h, kKinkBudget / ((n + 1.0f) * (n + 2.0f)));
+}
+
 // h_new = h·clamp(safety·(tol·h/err)^(1/q), shrinkMin, growMax), kept in [hMin, hMax].
 // A rejected step never grows; a non-finite error shrinks as far as allowed.
 float nextStepSize(float h, float error, bool accepted, PassControl pass) {

@@ -183,6 +183,18 @@ float falloffWeightSlope(int i, float dist) {
     return -falloffProfileSlope(toolShape(i), 1.0f - (dist - rIn) / width) / width;
 }
 
+// The kinks of tool i's falloff, where dw/d(dist) jumps: (r_in, its jump, r_out,
+// its jump). A linear falloff's slope jumps by 1/width at both radii, a sharp one's
+// (u²) by 2/width at r_in; the smooth falloffs have none (jumps of 0).
+vec4 falloffKinks(int i) {
+    int falloff = toolShape(i);
+    float rIn = tools[i].innerRadius;
+    float rOut = tools[i].outerRadius;
+    float width = rOut - rIn;
+    if ((falloff != kFalloffLinear && falloff != kFalloffSharp) || !(width > 0.0f)) return vec4(rIn, 0.0f, rOut, 0.0f);
+    return vec4(rIn, (falloff == kFalloffSharp ? 2.0f : 1.0f) / width, rOut, falloff == kFalloffLinear ? 1.0f / width : 0.0f);
+}
+
 // The falloff of affine tool i at distance dist from its centre: 1 inside r_in, 0
 // outside r_out (spec §3.1); a step at r_out when r_in = r_out.
 float falloffWeight(int i, float dist) {

@@ -64,6 +64,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     float phaseStart = 0.0f;
     vec3 x = x0;
     vec3 k1 = vec3(0.0f);
+    uint kinkCrossings = 0u;
     if (running) {
         k1 = velocity(x, s, mask);
         result.evaluations += 1u;
@@ -83,14 +84,19 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         StepResult step = attemptStep(solverMethod, x, s, hStep, k1, mask);
         result.evaluations += uint(method.evaluations);
         bool finiteStep = allFinite(step.y);
-        float error = finiteStep ? step.error : kHugeError;
-        bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance);
+        // Across a kink the estimate holds the kink's part too, which kink.error bounds
+        // and kinkAllowance judges: the rest is held to tol·h as everywhere else.
+        KinkCrossing kink = method.adaptive && finiteStep ? kinkCrossing(x, s, k1, step.y, hStep) : KinkCrossing(0.0f, 1.0f);
+        float error = finiteStep ? max(step.error - kink.error, 0.0f) : kHugeError;
+        float allowance = kinkAllowance(hStep, kinkCrossings, pass);
+        bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance) && kink.error <= allowance;
         bool atMinimum = hStep <= settings.hMin;
         if (withinTolerance || (atMinimum && finiteStep)) {
             // A sliver before a breakpoint is shorter than h_min by construction and its
             // estimate is float rounding: only a step clamped at h_min is flagged.
             if (!withinTolerance && hStep >= settings.hMin) result.flags |= kFlagMinStepClamped;
             result.acceptedSteps += 1u;
+            if (kink.error > 0.0f) kinkCrossings += 1u;
             if (computeVolumeChange && breakpoints && reachesEnd) {
                 jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
                 phaseStart = segmentEnd;
@@ -123,6 +129,9 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             result.rejectedSteps += 1u;
         }
         if (!fixedStepMethod) h = nextStepSize(hStep, error, withinTolerance, pass);
+        // Land just short of the kink: the next step meets it at θ ≈ 0, where its error
+        // (kinkSlope·θ·|Δ|h²) vanishes, rather than shrinking every step about it.
+        if (kink.error > allowance) h = max(min(h, kKinkLanding * kink.first * hStep), settings.hMin);
     }
 
     // Budget spent: one classic RK4 step over each remaining segment (at most
