@@ -45,15 +45,16 @@ const uint kFlagUnverified = 32u;    // its two passes differ by over tol/2 (onl
 // pass's; the passes must agree within half the tolerance, which certifies the
 // checking pass's position wherever its error is at most 2/3 of the first's
 // (docs/accuracy-sweep.md, "The checking pass").
+const float kVerifyToleranceShare = 0.125f;
+const float kVerifyStepShare = 0.5f;
+const float kVerifyAgreementShare = 0.5f;
+
 // The share of the tolerance that all of a vertex's kink crossings may spend
 // together (kinkAllowance in controller.glsl).
 const float kKinkBudget = 0.5f;
 // How far short of a kink a step retried there ends, as a share of the way; a
 // little short, so that the chord's estimate of where the kink is may be off.
 const float kKinkLanding = 0.99f;
-const float kVerifyToleranceShare = 0.125f;
-const float kVerifyStepShare = 0.5f;
-const float kVerifyAgreementShare = 0.5f;
 
 // ε₁ = 1.1·ε for the bi-scale Kelvinlet (spec §3.2); tri-scale adds ε₂ = 1.21·ε, with
 // the weights w₁ = −(ε₂² − ε₀²)/(ε₂² − ε₁²) = −2.21/1.21 and w₂ = (ε₁² − ε₀²)/(ε₂² − ε₁²) = 1/1.21
