@@ -7,6 +7,13 @@
 
 namespace sculptflow {
 
+std::vector<glm::vec3> plainChainStart(std::span<const glm::vec3> start) {
+    kernel::Kernel k; // probedStart reads none of its state
+    std::vector<glm::vec3> probed(start.size());
+    for (size_t i = 0; i < start.size(); ++i) probed[i] = k.probedStart(start[i]);
+    return probed;
+}
+
 void checkAgainstPlainChain(std::span<const glm::vec3> plain, std::span<const VertexStatistics> plainStatistics,
                             double strokeTolerance, std::span<const glm::vec3> verified,
                             std::span<VertexStatistics> statistics, SolveReport& report) {

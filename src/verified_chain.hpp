@@ -2,6 +2,7 @@
 #pragma once
 
 #include <span>
+#include <vector>
 
 #include <glm/vec3.hpp>
 
@@ -17,12 +18,17 @@ namespace sculptflow {
 // vertex is flagged UNVERIFIED and counted in `report`, as a segment's check would;
 // the plain chain's evaluations are added to the vertices' and the report's.
 // True when a continuous solve of `segments` segments checks its chain; then the
-// plain chain is solved with plainChainOptions(options).
+// plain chain is solved with plainChainOptions(options) from plainChainStart(start).
 inline bool checksWholeChain(const SolverOptions& options, size_t segments) { return options.verify && segments > 1; }
 inline SolverOptions plainChainOptions(SolverOptions options) {
     options.verify = false;
     return options;
 }
+
+// The plain chain starts where each segment's first pass would (probedStart in
+// integrate.glsl), so that the chains differ by how far the whole stroke stretches
+// a change of the start, not only by how far one segment does.
+std::vector<glm::vec3> plainChainStart(std::span<const glm::vec3> start);
 
 void checkAgainstPlainChain(std::span<const glm::vec3> plain, std::span<const VertexStatistics> plainStatistics,
                             double strokeTolerance, std::span<const glm::vec3> verified,

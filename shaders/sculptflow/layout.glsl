@@ -48,6 +48,12 @@ const uint kFlagUnverified = 32u;    // its two passes differ by over tol/2 (onl
 const float kVerifyToleranceShare = 0.125f;
 const float kVerifyStepShare = 0.5f;
 const float kVerifyAgreementShare = 0.5f;
+// Under solverVerify the first pass starts this share of the start's largest
+// coordinate away from it: 4–8 float roundings a coordinate, more than a pass's
+// own roundings add up to (√64 half-roundings). Where the flow stretches a change
+// of the start so far that rounding could reach tol, the passes then differ by
+// that stretch and the vertex is flagged (probedStart in integrate.glsl).
+const float kVerifyProbe = 4.7683716e-7f; // 2^-21
 
 // The share of the tolerance that all of a vertex's kink crossings may spend
 // together (kinkAllowance in controller.glsl).
