@@ -134,6 +134,28 @@ TEST(GeneratedStrokes, EveryMethodVerifiedWithinToleranceOnTheCpu) {
     expectMostCompared(counts);
 }
 
+// The sweep's float floor tells a miss that float sets from one the method makes.
+// Seed 209 chains a truncated affine tool and an affine flow whose exact map moves
+// vertex 869's end by about 8 voxels for 10⁻³ voxel of its start: every float solve,
+// however tight, ends voxels from the truth. Seed 1503 (a 10-voxel bi-Laplacian
+// hand beside a 200-voxel one) is the checking pass fooled: a float solve at tol/100
+// ends within tol/50 there.
+TEST(GeneratedStrokes, TheFloatFloorTellsRoundingFromTheMethod) {
+    SweepOptions options = atTolerance(0.1);
+    options.methods = {Method::Rk4Double};
+    options.verify = true;
+    const std::vector<SweepRun> chaotic = cli::sweepCase(generateCase(209), options);
+    ASSERT_EQ(chaotic.size(), 1u);
+    ASSERT_GT(chaotic[0].ratio(), 1.0) << "seed 209 no longer misses; take another float-limited case";
+    EXPECT_TRUE(chaotic[0].floatLimited()) << "a tight float solve ends " << chaotic[0].floatFloor << " voxel off";
+
+    const std::vector<SweepRun> fooled = cli::sweepCase(generateCase(1503), options);
+    ASSERT_EQ(fooled.size(), 1u);
+    ASSERT_GT(fooled[0].ratio(), 1.0) << "seed 1503 no longer misses; take another case the method misses";
+    EXPECT_GE(fooled[0].floatFloor, 0.0) << "the tight solve flagged the vertex";
+    EXPECT_FALSE(fooled[0].floatLimited()) << "a tight float solve ends " << fooled[0].floatFloor << " voxel off";
+}
+
 class GeneratedStrokesGpu : public test::GpuTest {};
 
 TEST_F(GeneratedStrokesGpu, EveryMethodVerifiedWithinToleranceOnTheGpu) {

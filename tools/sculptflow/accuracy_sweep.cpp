@@ -52,7 +52,28 @@ SweepRun measuredRun(const GeneratedCase& c, const SolverOptions& options, bool 
     return r;
 }
 
+// SweepRun::floatFloor at the run's worst vertex, solved alone on the CPU.
+double floatFloor(const MoveRun& run, const SolverOptions& options, size_t vertex, const GroundTruth& truth) {
+    const glm::vec3 start[1] = {run.start[vertex]};
+    const float mask[1] = {run.mask.empty() ? 1.0f : run.mask[vertex]};
+    const MoveRun alone{run.mode, run.segments, start, run.mask.empty() ? std::span<const float>() : mask};
+    const RunSolution tight = solveRunOnCpu(alone, floatFloorSolve(options), 1);
+    if (tight.statistics[0].flags & ~uint32_t(kVertexCulled)) return -1.0;
+    return glm::distance(glm::dvec3(tight.positions[0]), truth.positions[vertex]);
+}
+
 } // namespace
+
+SolverOptions floatFloorSolve(const SolverOptions& run) {
+    SolverOptions tight = run;
+    tight.verify = false;
+    tight.tolerance = run.tolerance / 100.0;
+    tight.maxToolMotionPerStep = run.maxToolMotionPerStep / 4.0;
+    tight.hMax = run.hMax / 4.0;
+    tight.hMin = run.hMin / 1000.0;
+    tight.maxIterations = 1 << 14;
+    return tight;
+}
 
 std::vector<glm::vec3> sweepVoxels(const GeneratedCase& c) {
     const double toVoxels = 1.0 / c.stroke.voxelSize;
@@ -88,23 +109,26 @@ std::vector<SweepRun> sweepCase(const GeneratedCase& c, const SweepOptions& opti
             runs.push_back(measuredRun(c, solver, false, solveRunOnCpu(run, solver, 1), truth, amplification));
             if (options.gpu) runs.push_back(measuredRun(c, solver, true, solveRunOnGpu(*options.gpu, run, solver), truth,
                                                     amplification));
-            for (size_t k = runs.size() - (options.gpu ? 2 : 1); k < runs.size(); ++k) runs[k].stepLimit = stepLimit;
+            for (size_t k = runs.size() - (options.gpu ? 2 : 1); k < runs.size(); ++k) {
+                runs[k].stepLimit = stepLimit;
+                if (runs[k].maxError > tolerance) runs[k].floatFloor = floatFloor(run, solver, runs[k].worstVertex, truth);
+            }
         }
     }
     return runs;
 }
 
 std::string sweepCsvHeader() {
-    return "seed,family,mode,method,tol,device,max_error,ratio,evaluations,compared,flagged,not_converged,step_limit,worst_vertex,worst_culled,amplification";
+    return "seed,family,mode,method,tol,device,max_error,ratio,evaluations,compared,flagged,not_converged,step_limit,worst_vertex,worst_culled,amplification,float_floor";
 }
 
 std::string sweepCsvLine(const SweepRun& r) {
-    char line[256];
-    std::snprintf(line, sizeof line, "%llu,%s,%s,%s,%g,%s,%.6g,%.6g,%.3f,%zu,%zu,%zu,%.6g,%zu,%d,%.4g", (unsigned long long)r.seed,
+    char line[288];
+    std::snprintf(line, sizeof line, "%llu,%s,%s,%s,%g,%s,%.6g,%.6g,%.3f,%zu,%zu,%zu,%.6g,%zu,%d,%.4g,%.4g", (unsigned long long)r.seed,
                   r.family.c_str(), std::string(moveModeName(r.mode)).c_str(), std::string(methodName(r.method)).c_str(),
                   r.tolerance, r.gpu ? "gpu" : "cpu", r.maxError, r.ratio(), r.meanEvaluations, r.compared, r.flagged,
                   r.notConverged, r.stepLimit, r.worstVertex, int(r.worstCulled),
-                  r.amplification);
+                  r.amplification, r.floatFloor);
     return line;
 }
 
