@@ -44,19 +44,20 @@ struct SweepRun {
     // (~1e-4 voxel over a move) is amplified as much, so where it times 1e-4 nears tol,
     // no float solver can keep the contract.
     double amplification = 0.0;
-    // For a run over tol: how far from the truth a float solve of the worst vertex
-    // ends when the step control is not what limits it (floatFloorSolve); -1 where
-    // not measured (the run is within tol) or where that solve flagged the vertex.
+    // For a run over tol: how close to the truth float solves of the worst vertex
+    // come when the step control is not what limits them (floatFloorSolve, every
+    // adaptive method, the closest); -1 where not measured (the run is within tol)
+    // or where each of those solves flagged the vertex.
     double floatFloor = -1.0;
 
     double ratio() const { return maxError / tolerance; }
-    // Even the float solve whose step control is not the limit misses by tol/2 or
-    // more: rounding or the float field sets the error there, not the method.
+    // Even float solves whose step control is not the limit miss by tol/2 or more:
+    // rounding or the float field sets the error there, not the method.
     bool floatLimited() const { return floatFloor >= 0.5 * tolerance; }
 };
 
-// The solve that measures SweepRun::floatFloor: the run's method, plain, at tol/100
-// with a quarter of every step limit and room for the steps that takes.
+// A solve that measures SweepRun::floatFloor: plain, at tol/100 with a quarter of
+// every step limit and room for the steps that takes.
 SolverOptions floatFloorSolve(const SolverOptions& run);
 
 // The case's mesh in voxels exactly as `loadMoveInputs` makes them from the written

@@ -156,7 +156,7 @@ void runSweep(const SweepArgs& args) {
     }
 
     std::printf("sculptflow sweep: %zu generated cases (seeds %llu–%llu%s), %zu runs, %zu over tol (%zu of them "
-                "float-limited: a float solve at tol/100 and a quarter of the step limits still misses by tol/2)\n",
+                "float-limited: no method's float solve at tol/100 and a quarter of the step limits gets within tol/2)\n",
                 cases, (unsigned long long)args.first, (unsigned long long)(args.first + args.count - 1),
                 args.family.empty() ? "" : (", family " + args.family).c_str(), runs.size(), failing, floatLimited);
     printSweepSummary(runs, options.methods, false);
