@@ -332,7 +332,8 @@ GpuSolution solveContinuousOnGpu(GpuSolver& solver, std::span<const Move> segmen
     GpuSolution out{mesh.readPositions(), mesh.readStatistics(), run.report, std::move(run.segments),
                     run.gpuMilliseconds, mesh.readVolumeChanges()};
     if (checksWholeChain(options, segments.size())) {
-        const GpuSolution plain = solveContinuousOnGpu(solver, segments, plainChainStart(start), plainChainOptions(options), mask);
+        const GpuSolution plain =
+            solveContinuousOnGpu(solver, segments, plainChainStart(start), plainChainOptions(options), mask);
         checkAgainstPlainChain(plain.positions, plain.statistics, options.tolerance, out.positions, out.statistics,
                                out.report);
         out.gpuMilliseconds += plain.gpuMilliseconds;

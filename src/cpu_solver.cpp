@@ -70,7 +70,8 @@ CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const
     }
     out.report = combineSegments(out.segments);
     if (checksWholeChain(options, segments.size())) {
-        const CpuSolution plain = solveContinuousOnCpu(segments, plainChainStart(start), mask, plainChainOptions(options), threads);
+        const CpuSolution plain =
+            solveContinuousOnCpu(segments, plainChainStart(start), mask, plainChainOptions(options), threads);
         checkAgainstPlainChain(plain.positions, plain.statistics, options.tolerance, out.positions, out.statistics,
                                out.report);
     }

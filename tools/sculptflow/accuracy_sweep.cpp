@@ -119,7 +119,8 @@ std::vector<SweepRun> sweepCase(const GeneratedCase& c, const SweepOptions& opti
                                                     amplification));
             for (size_t k = runs.size() - (options.gpu ? 2 : 1); k < runs.size(); ++k) {
                 runs[k].stepLimit = stepLimit;
-                if (runs[k].maxError > tolerance) runs[k].floatFloor = floatFloor(run, solver, runs[k].worstVertex, truth);
+                if (runs[k].maxError > tolerance)
+                    runs[k].floatFloor = floatFloor(run, solver, runs[k].worstVertex, truth);
             }
         }
     }

@@ -41,8 +41,7 @@ struct SweepRun {
     bool worstCulled = false;     // that vertex was culled (not integrated)
     // How much the exact flow amplifies a change of that vertex's start: the truth from
     // a start moved by kConditionProbe over kConditionProbe. A float solver's rounding
-    // (~1e-4 voxel over a move) is amplified as much, so where it times 1e-4 nears tol,
-    // no float solver can keep the contract.
+    // (~1e-4 voxel over a move) is amplified as much; floatFloor measures what that costs.
     double amplification = 0.0;
     // For a run over tol: how close to the truth float solves of the worst vertex
     // come when the step control is not what limits them (floatFloorSolve, every
