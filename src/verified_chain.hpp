@@ -25,9 +25,9 @@ inline SolverOptions plainChainOptions(SolverOptions options) {
     return options;
 }
 
-// The plain chain starts where each segment's first pass would (probedStart in
-// integrate.glsl), so that the chains differ by how far the whole stroke stretches
-// a change of the start, not only by how far one segment does.
+// The starts probed as a first pass probes them (probedStart in integrate.glsl):
+// the plain chain starts there once, so that the chains differ by how far the
+// whole stroke stretches a change of the start, not only by how far one segment does.
 std::vector<glm::vec3> plainChainStart(std::span<const glm::vec3> start);
 
 void checkAgainstPlainChain(std::span<const glm::vec3> plain, std::span<const VertexStatistics> plainStatistics,
