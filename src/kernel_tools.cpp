@@ -194,6 +194,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.hMax = float(hMax);
     k.settings.stepLimitFloor = float(floor);
     k.settings.stepLimitScale = float(kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
+    k.settings.stepLimitTravel = float(options.maxToolMotionPerStep);
     k.settings.safety = float(controllerSafety(options));
     k.settings.shrinkMin = float(options.shrinkMin);
     k.settings.growMax = float(options.growMax);

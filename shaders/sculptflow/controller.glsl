@@ -102,14 +102,21 @@ bool usesVertexStepLimit() {
 // estimates only hold for steps short against the time in which the field at the
 // vertex changes, which for each Kelvinlet is set by how fast the field varies in
 // space, |∂v/∂x|, and by how fast the vertex moves against the tool, |v − d|, in
-// radii sqrt(|R|² + ε²) (the second anticipates a tip that is about to pass). The
+// radii sqrt(|R|² + ε²) (the second anticipates a tip that is about to pass). That
 // limit is never below stepLimitFloor, the whole move's limit that holds for every
 // vertex; truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
 // segment, so no mask is read). docs/solver.md has the measurements. An affine
 // flow's field changes as its falloff shell passes, which the floor already
 // resolves (toolStepLimit), so with one no vertex steps past the floor.
+//
+// The floor bounds each tool's own travel, stepLimitTravel field lengths a step; a
+// vertex that another tool carries past a Kelvinlet travels against it faster than
+// the Kelvinlet moves. So no step, floor or not, carries a vertex further against
+// a Kelvinlet than stepLimitTravel of its field length (toolStepLimit's), widened to
+// sqrt(|R|² + ℓ²) away from the tool, where the field varies over |R|.
 float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
     float rate = 0.0f;
+    float travel = passHMax(pass);
     bool flows = false;
     for (int i = 0; i < toolCount; ++i) {
         if (toolIsAffineFlow(i)) {
@@ -117,12 +124,15 @@ float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
         } else if (!toolIsAffine(i)) {
             vec3 R = toolOffset(i, x, s);
             float eps = tools[i].outerRadius;
-            float approach = length(k1 - tools[i].translation) * inversesqrt(dot(R, R) + eps * eps);
-            rate += kelvinletGradient(i, R) + 3.0f * approach;
+            float relative = length(k1 - tools[i].translation);
+            rate += kelvinletGradient(i, R) + 3.0f * relative * inversesqrt(dot(R, R) + eps * eps);
+            float fieldLength = toolShape(i) == kProfileBiLaplacian ? 0.5f * eps : eps;
+            float reach = sqrt(dot(R, R) + fieldLength * fieldLength);
+            if (relative > 0.0f) travel = min(travel, pass.stepShare * settings.stepLimitTravel * reach / relative);
         }
     }
     float floor = settings.stepLimitFloor * pass.stepShare;
     float limit = rate > 0.0f ? max(floor, pass.stepShare * settings.stepLimitScale / rate) : passHMax(pass);
     if (flows) limit = floor;
-    return min(limit, passHMax(pass));
+    return min(min(limit, travel), passHMax(pass));
 }

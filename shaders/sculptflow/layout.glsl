@@ -109,6 +109,7 @@ struct SolverSettings {
     float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
     float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²)) (stepLimit)
     float verifyTolerance;   // solverVerify: the two passes may differ by this much (voxels)
+    float stepLimitTravel;   // a vertex moves at most this many field lengths against a Kelvinlet a step (stepLimit)
 };
 
 // Where one dispatch reads and writes positions: float offsets and strides, so
