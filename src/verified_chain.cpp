@@ -10,7 +10,7 @@ namespace sculptflow {
 std::vector<glm::vec3> plainChainStart(std::span<const glm::vec3> start) {
     kernel::Kernel k; // probedStart reads none of its state
     std::vector<glm::vec3> probed(start.size());
-    for (size_t i = 0; i < start.size(); ++i) probed[i] = k.probedStart(start[i]);
+    for (size_t i = 0; i < start.size(); ++i) probed[i] = k.probedStart(start[i], 1.0f);
     return probed;
 }
 

@@ -16,7 +16,7 @@ enum VertexFlag : uint32_t {
     kVertexNonFinite = 4u,      // input or state not finite; output = input
     kVertexCulled = 8u,         // outside every tool's reach, or masked (mask 0): not integrated
     kVertexFolded = 16u,        // volume change J ≤ 0 (only with SolverOptions::volumeChange)
-    kVertexUnverified = 32u,    // its two passes differ by over tol/2 (only with SolverOptions::verify)
+    kVertexUnverified = 32u,    // a first pass and the checking pass differ by over tol/2 (only with SolverOptions::verify)
 };
 
 // Per-vertex debug statistics (spec §4, "Debug readback").

@@ -37,8 +37,9 @@ struct SolverOptions {
     bool volumeChange = false;
     // Certifies spec §4's final error per vertex: a checking pass at an eighth of the
     // tolerance and half the step limits follows the first, its position is the
-    // result, and a vertex whose two passes differ by more than half the tolerance
-    // is flagged UNVERIFIED. About 2.5 times the evaluations: for validation, tuning
+    // result, and a vertex where either of two first passes (from its start moved a
+    // few float roundings either way) differs from it by more than half the tolerance
+    // is flagged UNVERIFIED. About 3.5 times the evaluations: for validation, tuning
     // and headless solves, not the renderer's frame (docs/accuracy-sweep.md).
     bool verify = false;
 };

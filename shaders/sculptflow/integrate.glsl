@@ -168,38 +168,52 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     return result;
 }
 
-// Under solverVerify the first pass starts at x0 moved by kVerifyProbe of its
-// largest coordinate along (1, −1, 1). Errors that both passes share (their
-// rounding stretched by the flow, a culled vertex's neglected motion) are
-// invisible to a comparison; from the probed start the first pass is also off by
-// the flow's stretch of the probe, which the checking pass, from x0 itself, sees.
-// The result keeps x0 (docs/accuracy-sweep.md, "The probe").
-vec3 probedStart(vec3 x0) {
+// Under solverVerify the first passes start at x0 moved by kVerifyProbe of its
+// largest coordinate along side·(1, −1, 1), side = ±1. Errors that every pass
+// shares (their rounding stretched by the flow, a culled vertex's neglected
+// motion) are invisible to a comparison; from a probed start a first pass is
+// also off by the flow's stretch of the probe, which the checking pass, from x0
+// itself, sees. The result keeps x0 (docs/accuracy-sweep.md, "The probe").
+vec3 probedStart(vec3 x0, float side) {
     float size = max(max(abs(x0.x), abs(x0.y)), max(abs(x0.z), 1.0f));
-    return x0 + vec3(1.0f, -1.0f, 1.0f) * (size * kVerifyProbe);
+    return x0 + vec3(side, -side, side) * (size * kVerifyProbe);
 }
 
-// Integrates the vertex that starts at x0 (spec §4). With solverVerify a checking
-// pass follows at a tighter tolerance and half the steps; where its final error is
-// at most 2/3 of the first's it is within 2·|first − checking| of the exact end, so
-// the vertex is flagged UNVERIFIED where |first − checking| exceeds
-// settings.verifyTolerance (tol/2). The result is the checking pass's position;
-// its statistics add up both passes. The passes are a loop around one call: two
-// calls would inline integratePass twice into every pipeline, and drivers would
-// compile it twice (lavapipe took twice as long to build each pipeline).
+// Integrates the vertex that starts at x0 (spec §4). With solverVerify two first
+// passes, from x0 probed either way, are followed by a checking pass from x0 at a
+// tighter tolerance and half the steps. Where its final error is at most 2/3 of a
+// first pass's it is within 2·|first − checking| of the exact end, so the vertex
+// is flagged UNVERIFIED where either first pass ends more than
+// settings.verifyTolerance (tol/2) from it. Two first passes, not one: where the
+// flow stretches the passes' errors they end up of a size and in directions that
+// no step controls, and one of them can land within tol/2 of the checking pass by
+// chance while both are over tol (docs/accuracy-sweep.md, "The travel bound and
+// two probes"). The result is the checking pass's position; its statistics add
+// up every pass. The
+// passes are a loop around one call: more calls would inline integratePass into
+// every pipeline as often, and drivers would compile each (lavapipe took twice as
+// long to build each pipeline with two).
 VertexResult integrateVertex(vec3 x0) {
-    VertexResult first;
+    VertexResult first;  // the first passes' flags and work, and the first one's end
     VertexResult result;
-    int passes = solverVerify ? 2 : 1;
+    vec3 otherSide = x0; // the second first pass's end
+    int passes = solverVerify ? kVerifyPasses : 1;
     for (int pass = 0; pass < passes; ++pass) {
-        bool probed = pass == 0 && solverVerify;
-        result = integratePass(probed ? probedStart(x0) : x0, pass == 0 ? firstPass() : checkingPass());
+        bool checking = solverVerify && pass == passes - 1;
+        vec3 start = checking || !solverVerify ? x0 : probedStart(x0, pass == 0 ? 1.0f : -1.0f);
+        result = integratePass(start, checking ? checkingPass() : firstPass());
         if (pass == 0) {
             first = result;
             if ((first.flags & (kFlagCulled | kFlagNonFinite)) != 0u) {
                 first.position = x0; // not moved, or (non-finite) the input
                 return first;
             }
+        } else if (!checking) {
+            otherSide = result.position;
+            first.flags |= result.flags & ~kFlagCulled; // culled from one side only: it barely moves
+            first.acceptedSteps += result.acceptedSteps;
+            first.rejectedSteps += result.rejectedSteps;
+            first.evaluations += result.evaluations;
         }
     }
     if (passes == 1) return result;
@@ -207,7 +221,8 @@ VertexResult integrateVertex(vec3 x0) {
     result.acceptedSteps += first.acceptedSteps;
     result.rejectedSteps += first.rejectedSteps;
     result.evaluations += first.evaluations;
-    bool agree = distance(first.position, result.position) <= settings.verifyTolerance; // false for NaN
+    bool agree = distance(first.position, result.position) <= settings.verifyTolerance
+              && distance(otherSide, result.position) <= settings.verifyTolerance; // false for NaN
     if ((result.flags & kFlagNonFinite) == 0u && !agree) result.flags |= kFlagUnverified;
     return result;
 }

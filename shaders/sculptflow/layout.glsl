@@ -38,22 +38,28 @@ const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished wit
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 const uint kFlagFolded = 16u;        // volume change J ≤ 0: the end map folds here (only when J is computed)
-const uint kFlagUnverified = 32u;    // its two passes differ by over tol/2 (only with solverVerify)
+const uint kFlagUnverified = 32u;    // a first pass and the checking pass differ by over tol/2 (only with solverVerify)
 
 // The checking pass (solverVerify, integrate.glsl): an eighth of the tolerance and
 // half of every step limit, so that its final error is well below the first
-// pass's; the passes must agree within half the tolerance, which certifies the
-// checking pass's position wherever its error is at most 2/3 of the first's
-// (docs/accuracy-sweep.md, "The checking pass").
+// passes' (at half the tolerance, firstPass in controller.glsl); each must agree
+// with it within half the tolerance, which certifies the checking pass's position
+// wherever its error is at most 2/3 of theirs (docs/accuracy-sweep.md, "The
+// checking pass").
 const float kVerifyToleranceShare = 0.125f;
+const float kVerifyFirstShare = 0.5f;
 const float kVerifyStepShare = 0.5f;
 const float kVerifyAgreementShare = 0.5f;
-// Under solverVerify the first pass starts this share of the start's largest
-// coordinate away from it: 4–8 float roundings a coordinate, more than a pass's
-// own roundings add up to (√64 half-roundings). Where the flow stretches a change
-// of the start so far that rounding could reach tol, the passes then differ by
-// that stretch and the vertex is flagged (probedStart in integrate.glsl).
-const float kVerifyProbe = 4.7683716e-7f; // 2^-21
+// Under solverVerify the first passes start this share of the start's largest
+// coordinate away from it, one each way: 16–32 float roundings a coordinate, more
+// than a pass's own rounding of its state (√(steps × stages) half-roundings) and
+// of its field (R = x − tip loses x's rounding, which the pass integrates over
+// ∫|∂v/∂x| ds: 16 roundings on seed 1657) add up to. Where the flow stretches a
+// change of the start so far that rounding could reach tol, the passes then
+// differ by that stretch and the vertex is flagged (probedStart in integrate.glsl).
+const float kVerifyProbe = 1.9073486e-6f; // 2^-19
+// Two first passes, from the start probed either way, and the checking pass.
+const int kVerifyPasses = 3;
 
 // The share of the tolerance that all of a vertex's kink crossings may spend
 // together (kinkAllowance in controller.glsl).
@@ -108,7 +114,7 @@ struct SolverSettings {
     int fixedSteps;  // kMethodRk4: steps per segment
     float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
     float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²)) (stepLimit)
-    float verifyTolerance;   // solverVerify: the two passes may differ by this much (voxels)
+    float verifyTolerance;   // solverVerify: each first pass and the checking pass may differ by this much (voxels)
     float stepLimitTravel;   // a vertex moves at most this many field lengths against a Kelvinlet a step (stepLimit)
 };
 

@@ -122,7 +122,7 @@ void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResu
                 in.segments.size() > 1 ? " (summed over segments)" : "", r.minStepClamped, r.iterationCap,
                 r.nonFinite, r.culled);
     if (args.verify)
-        std::printf("checking pass: %zu vertices unverified (their two passes differ by more than tol/2)\n",
+        std::printf("checking pass: %zu vertices unverified (a first pass and the checking pass differ by more than tol/2)\n",
                     r.unverified);
     if (args.volumeChange) {
         const VolumeChangeSummary v = summarizeVolumeChanges(result.solution.volumeChanges);
@@ -201,7 +201,7 @@ void addDeformCommand(CLI::App& app) {
     cmd->add_flag("--verify", args->verify,
                   "Certify each vertex's final error: a checking pass at tol/8 and half the step limits, whose "
                   "positions are written; a vertex whose passes differ by more than half of --tol is flagged "
-                  "unverified (summary and --stats). About 2.5 times the evaluations");
+                  "unverified (summary and --stats). About 3.5 times the evaluations");
     cmd->add_flag("--volume-change", args->volumeChange,
                   "Compute each vertex's volume change J = det(dx/dx0) of the end map (a debug output): "
                   "min, max, mean and the folded count (J <= 0) in the summary and in --stats "
