@@ -35,12 +35,13 @@ struct SolverOptions {
     // evaluations a step; the renderer's path never computes it. Not for a move that
     // mixes truncated affine tools with other kinds (an error names it).
     bool volumeChange = false;
-    // Certifies spec §4's final error per vertex: a checking pass at an eighth of the
-    // tolerance and half the step limits follows the first, its position is the
-    // result, and a vertex where either of two first passes (from its start moved a
-    // few float roundings either way) differs from it by more than half the tolerance
-    // is flagged UNVERIFIED. About 3.5 times the evaluations: for validation, tuning
-    // and headless solves, not the renderer's frame (docs/accuracy-sweep.md).
+    // Certifies spec §4's final error per vertex: two first passes at half the
+    // tolerance, from the start moved a few float roundings either way, then a
+    // checking pass at an eighth of it and half the step limits, whose position is
+    // the result; a vertex where either first pass differs from it by more than half
+    // the tolerance is flagged UNVERIFIED. 3.5–5 times the evaluations: for
+    // validation, tuning and headless solves, not the renderer's frame
+    // (docs/accuracy-sweep.md).
     bool verify = false;
 };
 

@@ -189,10 +189,9 @@ vec3 probedStart(vec3 x0, float side) {
 // no step controls, and one of them can land within tol/2 of the checking pass by
 // chance while both are over tol (docs/accuracy-sweep.md, "The travel bound and
 // two probes"). The result is the checking pass's position; its statistics add
-// up every pass. The
-// passes are a loop around one call: more calls would inline integratePass into
-// every pipeline as often, and drivers would compile each (lavapipe took twice as
-// long to build each pipeline with two).
+// up every pass. The passes are a loop around one call: more calls would inline
+// integratePass into every pipeline as often, and drivers would compile each
+// (lavapipe took twice as long to build each pipeline with two).
 VertexResult integrateVertex(vec3 x0) {
     VertexResult first;  // the first passes' flags and work, and the first one's end
     VertexResult result;
@@ -214,6 +213,10 @@ VertexResult integrateVertex(vec3 x0) {
             first.acceptedSteps += result.acceptedSteps;
             first.rejectedSteps += result.rejectedSteps;
             first.evaluations += result.evaluations;
+            if ((result.flags & kFlagNonFinite) != 0u) {
+                first.position = x0; // the input, as where the first is not finite
+                return first;
+            }
         }
     }
     if (passes == 1) return result;
