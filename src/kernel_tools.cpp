@@ -105,7 +105,9 @@ TipCoefficients kelvinletTip(KelvinletProfile profile, double a, double b, doubl
 // (C¹, C²) needs a quarter of the shell a step for the embedded estimates to hold,
 // a kinked one (linear at both radii, sharp at r_in) a sixth (docs/field-shapes.md).
 double fieldLength(const ToolMotion& m) {
-    if (m.kind == ToolKind::Kelvinlet) return m.profile == KelvinletProfile::BiLaplacian ? 0.5 * m.outerRadius : m.outerRadius;
+    if (m.kind == ToolKind::Kelvinlet)
+        return m.profile == KelvinletProfile::BiLaplacian ? kernel::kBiLaplacianFieldLength * m.outerRadius
+                                                           : m.outerRadius;
     const double shell = std::max(m.outerRadius - std::min(m.innerRadius, m.outerRadius), 1e-3 * m.outerRadius);
     const bool kinked = m.falloff == Falloff::Linear || m.falloff == Falloff::Sharp;
     return shell / (kinked ? 6.0 : 4.0);

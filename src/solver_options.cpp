@@ -80,12 +80,14 @@ std::string methodNameList(bool adaptiveOnly) {
 }
 
 // An attempt costs its evaluations, and one more for the next k1 unless it is FSAL;
-// verify adds a second first pass and a checking pass of twice the attempts (integrate.glsl).
+// verify runs kVerifyPasses − 1 first passes and a checking pass of twice the
+// attempts (integrate.glsl).
 long worstCaseEvaluations(const SolverOptions& options, int segments) {
     const kernel::MethodTraits traits = methodTraits(options.method);
     const int stages = traits.evaluations + (traits.fsal ? 0 : 1);
     const long first = long(options.maxIterations) * stages + 4L * segments;
-    return options.verify ? 2L * first + (2L * options.maxIterations * stages + 4L * segments) : first;
+    const long checking = 2L * options.maxIterations * stages + 4L * segments;
+    return options.verify ? (kernel::kVerifyPasses - 1) * first + checking : first;
 }
 
 } // namespace sculptflow

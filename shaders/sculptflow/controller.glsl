@@ -130,7 +130,7 @@ float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
             float eps = tools[i].outerRadius;
             float relative = length(k1 - tools[i].translation);
             rate += kelvinletGradient(i, R) + 3.0f * relative * inversesqrt(dot(R, R) + eps * eps);
-            float fieldLength = toolShape(i) == kProfileBiLaplacian ? 0.5f * eps : eps;
+            float fieldLength = toolShape(i) == kProfileBiLaplacian ? kBiLaplacianFieldLength * eps : eps;
             float reach = sqrt(dot(R, R) + fieldLength * fieldLength);
             if (relative > 0.0f) travel = min(travel, pass.stepShare * settings.stepLimitTravel * reach / relative);
         }

@@ -61,6 +61,10 @@ const float kVerifyProbe = 1.9073486e-6f; // 2^-19
 // Two first passes, from the start probed either way, and the checking pass.
 const int kVerifyPasses = 3;
 
+// The length over which a bi-Laplacian Kelvinlet's field changes, in ε: its core is
+// half as wide as the other profiles' (fieldLength in kernel_tools.cpp, stepLimit).
+const float kBiLaplacianFieldLength = 0.5f;
+
 // The share of the tolerance that all of a vertex's kink crossings may spend
 // together (kinkAllowance in controller.glsl).
 const float kKinkBudget = 0.5f;
