@@ -212,11 +212,20 @@ void main() {
         return;
     }
     uint local = gl_GlobalInvocationID.x;
-    if (pass == 4) {
-        // firstVertex: where this slice starts in the list.
-        uint i = vertexLayout.firstVertex + local;
-        if (i >= counters[kActiveCountAt]) return;
-        solveVertex(activeList[i]);
+    if (pass == 0 || pass == 4) {
+        // One call site: the driver inlines solveVertex, the bulk of the shader,
+        // once per call before specialization removes the other pass.
+        uint vertex;
+        if (pass == 4) {
+            // firstVertex: where this slice starts in the list.
+            uint i = vertexLayout.firstVertex + local;
+            if (i >= counters[kActiveCountAt]) return;
+            vertex = activeList[i];
+        } else {
+            if (local >= vertexLayout.vertexCount) return;
+            vertex = vertexLayout.firstVertex + local;
+        }
+        solveVertex(vertex);
         return;
     }
     if (pass == 5) {
@@ -226,11 +235,6 @@ void main() {
         vec3 x0 = readVertex(v);
         // This run writes the vertices it solves; only those it skips need their input back.
         if (skipped(v, x0)) writePosition(v, x0);
-        return;
-    }
-    if (pass == 0) {
-        if (local >= vertexLayout.vertexCount) return;
-        solveVertex(vertexLayout.firstVertex + local);
         return;
     }
     bool writeCulled = !sortedBlocks || writeStatistics;
