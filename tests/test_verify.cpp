@@ -5,8 +5,6 @@
 // 0.1, with nothing flagged. With the checking pass every vertex it does not flag
 // is within tol, on the CPU and on the GPU.
 #include <algorithm>
-#include <cstring>
-#include <span>
 #include <string>
 #include <vector>
 
@@ -16,7 +14,6 @@
 #include "cli_runner.hpp"
 #include "command_line.hpp"
 #include "cpu_solver.hpp"
-#include "deform_comp_spirv.h"
 #include "error.hpp"
 #include "gpu_fixture.hpp"
 #include "kernel.hpp"
@@ -146,32 +143,6 @@ TEST(Verify, RefusedForTheFixedStepMethod) {
     } catch (const Error& e) {
         EXPECT_NE(std::string(e.what()).find("verify"), std::string::npos) << e.what();
     }
-}
-
-// The places deform.comp's SPIR-V calls the function whose name starts with `name`.
-int callSites(std::span<const uint32_t> spirv, const std::string& name) {
-    constexpr uint32_t kOpName = 5, kOpFunctionCall = 57, kHeaderWords = 5;
-    std::vector<uint32_t> ids;
-    int calls = 0;
-    for (size_t at = kHeaderWords; at < spirv.size();) {
-        const uint32_t words = spirv[at] >> 16, opcode = spirv[at] & 0xffffu;
-        if (words == 0 || at + words > spirv.size()) break;
-        if (opcode == kOpName && words > 2) {
-            const char* text = reinterpret_cast<const char*>(&spirv[at + 2]);
-            if (std::string(text, strnlen(text, (words - 2) * 4)).starts_with(name)) ids.push_back(spirv[at + 1]);
-        }
-        if (opcode == kOpFunctionCall && words > 3 && std::ranges::count(ids, spirv[at + 3]) > 0) ++calls;
-        at += words;
-    }
-    return calls;
-}
-
-// The checking pass loops around the one call of integratePass: a second call
-// inlines the whole solver twice into every pipeline, checking or not, and
-// doubled lavapipe's time to build each one (and so a hot reload's).
-TEST(Verify, TheSolverIsCompiledOnceIntoEachPipeline) {
-    EXPECT_EQ(callSites(k_deform_comp_spirv, "integratePass("), 1);
-    EXPECT_EQ(callSites(k_deform_comp_spirv, "integrateVertex("), 1);
 }
 
 // Continuous mode: seed 229 chains two segments of a soft tri-scale Kelvinlet
