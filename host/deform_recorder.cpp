@@ -26,14 +26,15 @@ uint32_t blockCount(uint32_t vertexCount, uint32_t blockVertices) {
 
 VkDeviceSize listBytes(uint32_t vertexCount) { return std::max<VkDeviceSize>(4 * VkDeviceSize(vertexCount), 16); }
 
-// The variant of one pass: the passes that do not integrate ignore the method,
-// the scan and scatter the tools too, so kernels share them.
+// The variant of one pass: the passes that do not integrate ignore the method and
+// verify, the scan and scatter the tools too, so kernels share them.
 DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     variant.pass = pass;
     variant.sortedBlocks = sortedBlocks && (pass == kDeformPassMark || pass == kDeformPassBlocks);
     if (pass != kDeformPassSolveRange && pass != kDeformPassSolveList) {
         variant.method = DeformVariant{}.method;
         variant.maxIterations = DeformVariant{}.maxIterations;
+        variant.verify = false;
     }
     if (pass == kDeformPassScan || pass == kDeformPassScatter) {
         variant.toolCount = 1;
@@ -44,7 +45,6 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) {
         variant.statistics = false;
         variant.volumeChange = false;
-        variant.verify = false;
     }
     if (pass == kDeformPassScan || pass == kDeformPassScatter || pass == kDeformPassBlocks) variant.mask = false;
     return variant;

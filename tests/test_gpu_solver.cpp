@@ -14,6 +14,7 @@
 #include "demo_fixtures.hpp"
 #include "error.hpp"
 #include "gpu_fixture.hpp"
+#include "gpu_solver_impl.hpp"
 #include "ground_truth.hpp"
 #include "kernel.hpp"
 #include "kernel_fixtures.hpp"
@@ -298,6 +299,21 @@ TEST_F(GpuSolverTest, CompactedPathCullsExactlyAndMatchesTheUncompactedOne) {
     EXPECT_EQ(mesh.readPositions(), gpu.positions);
 }
 
+
+// Only passes 0 and 4 integrate; the others read neither the method nor verify,
+// so a solver that runs several methods, checked or not, builds those once.
+TEST_F(GpuSolverTest, OnlyTheSolvePassesAreBuiltPerMethodAndVerify) {
+    const Move move = moveToolMotion(defaultStroke());
+    GpuMesh mesh(context(), ballAroundTip(move.tools[0], 2000, 600.0f, 31)); // mostly out of reach
+    const DeformPipelines& pipelines = implOf(solver()).pipelines;
+    solver().run(mesh, move, SolverOptions{.method = Method::Bs32}, true);
+    const size_t first = pipelines.builtCount();
+    EXPECT_GE(first, 5u) << "compacted: the solve passes, mark, scan and scatter or blocks";
+    solver().run(mesh, move, SolverOptions{.method = Method::Dp45}, true);
+    EXPECT_EQ(pipelines.builtCount(), first + 2);
+    solver().run(mesh, move, SolverOptions{.method = Method::Dp45, .verify = true}, true);
+    EXPECT_EQ(pipelines.builtCount(), first + 4);
+}
 
 // Without statistics the compacted path leaves culled vertices unwritten and
 // restores, before solving, the vertices the mesh's last run solved. Two moves
