@@ -299,7 +299,6 @@ TEST_F(GpuSolverTest, CompactedPathCullsExactlyAndMatchesTheUncompactedOne) {
     EXPECT_EQ(mesh.readPositions(), gpu.positions);
 }
 
-
 // Only passes 0 and 4 integrate; the others read neither the method nor verify,
 // so a solver that runs several methods, checked or not, builds those once.
 TEST_F(GpuSolverTest, OnlyTheSolvePassesAreBuiltPerMethodAndVerify) {
