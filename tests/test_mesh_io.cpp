@@ -389,7 +389,7 @@ const std::string kTriangleVertices = "v 0 0 0\nv 1 0 0\nv 0 1 0\n";
 
 std::string faceOf(size_t count) {
     std::string line = "f";
-    for (size_t k = 0; k < count; ++k) line += " " + std::to_string(k % 3 + 1);
+    for (size_t k = 0; k < count; ++k) line += ' ' + std::to_string(k % 3 + 1);
     return line + "\n";
 }
 
