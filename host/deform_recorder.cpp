@@ -26,12 +26,13 @@ uint32_t blockCount(uint32_t vertexCount, uint32_t blockVertices) {
 
 VkDeviceSize listBytes(uint32_t vertexCount) { return std::max<VkDeviceSize>(4 * VkDeviceSize(vertexCount), 16); }
 
-// The variant of one pass: the passes that do not integrate ignore the method and
-// verify, the scan and scatter the tools too, so kernels share them.
+// The pipeline of one pass: the passes that do not integrate ignore the method and
+// verify, the scan and scatter the tools too, so kernels share them; and the list's
+// solve runs the range's pipeline, so a new method or set of tools builds one solve.
 DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
-    variant.pass = pass;
+    variant.pass = pass == kDeformPassSolveList ? kDeformPassSolveRange : pass;
     variant.sortedBlocks = sortedBlocks && (pass == kDeformPassMark || pass == kDeformPassBlocks);
-    if (pass != kDeformPassSolveRange && pass != kDeformPassSolveList) {
+    if (variant.pass != kDeformPassSolveRange) {
         variant.method = DeformVariant{}.method;
         variant.maxIterations = DeformVariant{}.maxIterations;
         variant.verify = false;

@@ -33,12 +33,12 @@ struct DeformBinding {
     bool mask = false; // binding 9 holds a mask at layout.maskOffset/maskStride
 };
 
-// deform.comp's passes (its `pass` specialization constant).
+// deform.comp's passes (its `pass` specialization constant), as recorded.
 constexpr int kDeformPassSolveRange = 0; // integrate every vertex of the range, culling per vertex
 constexpr int kDeformPassMark = 1;       // cull (output = input, CULLED) and count the others per bin
 constexpr int kDeformPassScan = 2;       // bin cursors and the indirect dispatch arguments
 constexpr int kDeformPassScatter = 3;    // the active vertices into the list, bin by bin
-constexpr int kDeformPassSolveList = 4;  // integrate the list (vkCmdDispatchIndirect)
+constexpr int kDeformPassSolveList = 4;  // integrate the list (vkCmdDispatchIndirect), on pass 0's pipeline
 constexpr int kDeformPassRestore = 5;    // output = input at the last run's list (indirect)
 constexpr int kDeformPassBlocks = 6;     // list the vertex blocks that mark and scatter visit
 constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp

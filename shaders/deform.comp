@@ -17,12 +17,12 @@ layout(constant_id = 2) const bool writeStatistics = false;
 layout(constant_id = 3) const int toolCount = 1;
 layout(constant_id = 4) const uint affineTools = 0u; // bit i: tools[i] is affine
 // Which pass this pipeline runs (host/deform_recorder.cpp records them):
-//   0: integrate every vertex of the range (culling per vertex, as the CPU reference);
+//   0: integrate every vertex of the range (culling per vertex, as the CPU reference),
+//      or, where the recorder pushes no vertex count, the active list (vkCmdDispatchIndirect);
 //   1: mark: culled vertices get their input (and CULLED), the others a distance bin,
 //      counted per bin (with sortedBlocks: appended to the active list at once);
 //   2: scan the bin counts into cursors and write the indirect dispatch arguments;
 //   3: scatter the active vertices into the active list, bin by bin (not with sortedBlocks);
-//   4: integrate the active list only (vkCmdDispatchIndirect);
 //   5: copy the input over the output at the vertices of the last run's list that this run culls;
 //   6: list the vertex blocks that pass 1 visits, with their dispatch arguments.
 layout(constant_id = 5) const int pass = 0;
@@ -212,11 +212,11 @@ void main() {
         return;
     }
     uint local = gl_GlobalInvocationID.x;
-    if (pass == 0 || pass == 4) {
-        // One call site: the driver inlines solveVertex, the bulk of the shader,
-        // once per call before specialization removes the other pass.
+    if (pass == 0) {
+        // One call site: the driver inlines solveVertex, the bulk of the shader, once
+        // per call. One pipeline serves the range and the list: it is the costly build.
         uint vertex;
-        if (pass == 4) {
+        if (vertexLayout.vertexCount == 0u) {
             // firstVertex: where this slice starts in the list.
             uint i = vertexLayout.firstVertex + local;
             if (i >= counters[kActiveCountAt]) return;

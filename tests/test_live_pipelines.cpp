@@ -84,6 +84,24 @@ TEST_F(LivePipelinesTest, NoGrabCreatesAPipelineAfterThePrewarm) {
     EXPECT_EQ(gPipelinesCreated, 0u);
 }
 
+// A pipeline build takes about a second on an H200. After one tool set's prewarm,
+// another method costs one pipeline (the solve, which serves the range and the
+// active list), and another profile or kind two (the solve and the mark).
+TEST_F(LivePipelinesTest, AnotherMethodCostsOnePipelineAndAnotherToolSetTwo) {
+    EXPECT_EQ(prewarmLiveMoves(*context_, std::span(&stroke_, 1)), 4u) << "solve, mark, scan, scatter";
+    LiveMoveOptions dp45;
+    dp45.solver.method = Method::Dp45;
+    EXPECT_EQ(prewarmLiveMoves(*context_, std::span(&stroke_, 1), dp45), 1u);
+    Stroke profile = stroke_;
+    for (ToolStroke& tool : profile.tools)
+        tool.profile = tool.profile == KelvinletProfile::Laplacian ? KelvinletProfile::TriScale
+                                                                    : KelvinletProfile::Laplacian;
+    Stroke flow = stroke_;
+    for (ToolStroke& tool : flow.tools) setToolKind(tool, ToolKind::AffineFlow);
+    EXPECT_EQ(prewarmLiveMoves(*context_, std::span(&profile, 1)), 2u);
+    EXPECT_EQ(prewarmLiveMoves(*context_, std::span(&flow, 1)), 2u);
+}
+
 // Without a prewarm the first grab builds its pipelines, and the Context keeps
 // them: a second LiveMove with the same tools builds none.
 TEST_F(LivePipelinesTest, LiveMovesOfAContextShareTheirPipelines) {

@@ -2,8 +2,8 @@
 // before specialization removes the passes and methods a pipeline does not run,
 // so a heavy function called from two sites doubles every pipeline's build, and
 // so a hot reload's (docs/architecture.md, "Pipeline build time"): verify's
-// passes loop around the one call of integratePass, and passes 0 and 4 share the
-// one call of solveVertex. Read from the SPIR-V's words.
+// passes loop around the one call of integratePass, and pass 0 (a range or the
+// active list) makes the one call of solveVertex. Read from the SPIR-V's words.
 #include <gtest/gtest.h>
 
 #include <cstdint>
