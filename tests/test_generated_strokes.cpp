@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "accuracy_sweep.hpp"
+#include "cli_runner.hpp"
 #include "gpu_fixture.hpp"
 #include "move_inputs.hpp"
 #include "stroke_generator.hpp"
@@ -70,6 +71,22 @@ TEST(StrokeGenerator, TwelveConsecutiveSeedsCoverEveryFamily) {
     std::set<std::string> families;
     for (uint64_t seed = 300; seed < 300 + cli::kStrokeFamilies; ++seed) families.insert(generateCase(seed).family);
     EXPECT_EQ(families.size(), size_t(cli::kStrokeFamilies));
+}
+
+// tools/gpu-sweep.sh gives each process a family by number; a misspelt one is refused.
+TEST(StrokeGenerator, TheSweepTakesAFamilyByNumberOrName) {
+    const test::ScratchDir dir;
+    const std::string csv = (dir.path() / "sweep.csv").string();
+    const auto [status, err] = test::cliExitStatus(
+        {"sweep", "--first", "0", "--count", "12", "--family", "5", "--methods", "bs32", "--tols", "0.3", "--csv", csv});
+    EXPECT_EQ(status, 0) << err;
+    const std::string text = test::readFile(csv);
+    EXPECT_NE(text.find("\n5," + cli::strokeFamily(5) + ","), std::string::npos) << text;
+    EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << "the header and seed 5's one run: " << text;
+    const auto [refused, message] = test::cliExitStatus({"sweep", "--count", "1", "--family", "kelvinlet/triscale"});
+    EXPECT_NE(refused, 0);
+    EXPECT_NE(message.find("no family 'kelvinlet/triscale'"), std::string::npos) << message;
+    EXPECT_NE(message.find("kelvinlet/tri-scale"), std::string::npos) << message;
 }
 
 // What the sweep writes is what `sculptflow validate` loads: the same voxels and motion.

@@ -107,7 +107,20 @@ std::vector<Method> parseMethods(const std::vector<std::string>& names) {
     return methods;
 }
 
+// --family: a name, or a number below kStrokeFamilies (a seed's family is seed % 12).
+std::string parseFamily(const std::string& family) {
+    if (family.empty()) return family;
+    std::string names;
+    for (int f = 0; f < kStrokeFamilies; ++f) {
+        if (family == strokeFamily(uint64_t(f)) || family == std::to_string(f)) return strokeFamily(uint64_t(f));
+        names += (f ? ", " : "") + strokeFamily(uint64_t(f));
+    }
+    throw Error("--family: no family '" + family + "' (0-" + std::to_string(kStrokeFamilies - 1) + " or " + names +
+                ")");
+}
+
 void runSweep(const SweepArgs& args) {
+    const std::string family = parseFamily(args.family);
     SweepOptions options;
     options.methods = parseMethods(args.methods);
     options.tolerances = args.tolerances;
@@ -130,7 +143,7 @@ void runSweep(const SweepArgs& args) {
     std::set<uint64_t> written;
     size_t cases = 0, failing = 0, floatLimited = 0;
     for (uint64_t seed = args.first; seed < args.first + args.count; ++seed) {
-        if (!args.family.empty() && strokeFamily(seed) != args.family) continue;
+        if (!family.empty() && strokeFamily(seed) != family) continue;
         const GeneratedCase c = generateCase(seed);
         std::vector<SweepRun> caseRuns = sweepCase(c, options);
         ++cases;
@@ -158,7 +171,7 @@ void runSweep(const SweepArgs& args) {
     std::printf("sculptflow sweep: %zu generated cases (seeds %llu–%llu%s), %zu runs, %zu over tol (%zu of them "
                 "float-limited: no method's float solve at tol/100 and a quarter of the step limits gets within tol/2)\n",
                 cases, (unsigned long long)args.first, (unsigned long long)(args.first + args.count - 1),
-                args.family.empty() ? "" : (", family " + args.family).c_str(), runs.size(), failing, floatLimited);
+                family.empty() ? "" : (", family " + family).c_str(), runs.size(), failing, floatLimited);
     printSweepSummary(runs, options.methods, false);
     printSweepSummary(runs, options.methods, true);
 
@@ -196,7 +209,8 @@ void addSweepCommand(CLI::App& app) {
         ->capture_default_str();
     cmd->add_flag("--verify", args->verify,
                   "Solve with a checking pass per vertex (deform --verify): unverified vertices count as flagged");
-    cmd->add_option("--family", args->family, "Only seeds of this family, e.g. kelvinlet/tri-scale, affine-flow/sharp");
+    cmd->add_option("--family", args->family,
+                    "Only seeds of this family: its name (kelvinlet/tri-scale, affine-flow/sharp, ...) or number (0-11)");
     cmd->add_flag("--gpu", args->gpu, "Solve each case on the GPU too (SCULPTFLOW_DEVICE picks the device)");
     cmd->add_option("--failures", args->failuresDir,
                     "Write each case over tol here as seed-N.json and seed-N.ply, with its validate command");
