@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     --seeds) seeds=${2:?--seeds needs a count}; shift 2 ;;
     --budget) budget=${2:?--budget needs seconds}; shift 2 ;;
     --work) work=${2:?--work needs a folder}; shift 2 ;;
-    -h | --help) sed -n '2,18p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
     -*) echo "gpu-sweep: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) out=$1; shift ;;
   esac
