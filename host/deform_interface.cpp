@@ -3,9 +3,12 @@
 #include "deform_interface.hpp"
 
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "chunk_reach.hpp"
 #include "context_impl.hpp"
+#include "error.hpp"
 #include "memory_barrier.hpp"
 
 namespace sculptflow {
@@ -20,6 +23,16 @@ static_assert(countOf(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER) + countOf(VK_DESCRIPTOR
 static_assert(kDeformMask - kDeformScratchFirst == std::tuple_size_v<decltype(DeformBuffers::scratch)>);
 
 } // namespace
+
+void checkDeformShader(std::span<const uint32_t> spirv, const std::string& shader) {
+    checkShaderBindings(spirv, kDeformBindings, shader);
+    const std::optional<uint32_t> version = specializationDefault(spirv, kDeformInterfaceVersionId);
+    if (version == kDeformInterfaceVersion) return;
+    throw Error(shader + " is for another version of sculptflow: it declares " +
+                (version ? "interface version " + std::to_string(*version) : std::string("no interfaceVersion")) +
+                ", and this library needs " + std::to_string(kDeformInterfaceVersion) +
+                ". Export the shaders again (`sculptflow shaders export DIR`) and carry your edits over.");
+}
 
 std::array<VkDescriptorPoolSize, 2> deformPoolSizes(uint32_t sets, uint32_t otherStorage) {
     return {{{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, sets * countOf(VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER)},

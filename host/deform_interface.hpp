@@ -6,6 +6,8 @@
 
 #include <array>
 #include <cstdint>
+#include <span>
+#include <string>
 
 #include "context.hpp"
 #include "gpu_buffer.hpp"
@@ -21,6 +23,17 @@ struct ToolBlock {
     kernel::Tool tools[SF_MAX_TOOLS];
 };
 static_assert(sizeof(ToolBlock) == 96 * SF_MAX_TOOLS);
+
+// What the host and deform.comp mean by their pushes and passes: the shader's
+// interfaceVersion (specialization constant 14), raised with any change to that
+// meaning on both sides. 2: the list's solve is pass 0 with no vertex count pushed.
+constexpr uint32_t kDeformInterfaceVersion = 2;
+constexpr uint32_t kDeformInterfaceVersionId = 14;
+
+// Throws sculptflow::Error, naming `shader`, unless the module declares the bindings
+// the host writes (kDeformBindings) and kDeformInterfaceVersion: a hot-reloaded
+// copy exported from another version of the library is refused, not run.
+void checkDeformShader(std::span<const uint32_t> spirv, const std::string& shader);
 
 // deform.comp's bindings (set 0) in its order, each with its block's name there.
 // 4-8 are DeformScratch's (DeformScratch::buffers(), bound for every pass).

@@ -16,7 +16,7 @@ namespace sculptflow {
 
 DeformPipelines::DeformPipelines(const Context& context) : context_(&context), sizing_(deformSizing(context)) {
     try {
-        checkShaderBindings(k_deform_comp_spirv, kDeformBindings, "deform.comp");
+        checkDeformShader(k_deform_comp_spirv, "deform.comp");
         module_ = createShaderModule(*context_, k_deform_comp_spirv);
         const ComputeLayouts layouts = createComputeLayouts(*context_, kDeformBindings, sizeof(DeformPushConstants));
         setLayout_ = layouts.set;
@@ -58,7 +58,7 @@ void DeformPipelines::replaceShader(std::span<const uint32_t> spirv, Retired* re
     const Context::Impl& ctx = implOf(*context_);
     // Refused before any Vulkan call: a pipeline on a layout its shader does not
     // match is invalid, and the running pipelines stay.
-    checkShaderBindings(spirv, kDeformBindings, "the new deform.comp");
+    checkDeformShader(spirv, "the new deform.comp");
     VkShaderModule module = createShaderModule(*context_, spirv);
     std::map<DeformVariant, VkPipeline> rebuilt;
     try {

@@ -24,11 +24,12 @@ enum Op : uint32_t {
     OpTypeStruct = 30,
     OpTypePointer = 32,
     OpConstant = 43,
+    OpSpecConstant = 50,
     OpVariable = 59,
     OpDecorate = 71,
 };
 enum StorageClass : uint32_t { UniformConstant = 0, Uniform = 2, StorageBuffer = 12 };
-enum Decoration : uint32_t { Block = 2, BufferBlock = 3, Binding = 33, DescriptorSet = 34 };
+enum Decoration : uint32_t { SpecId = 1, Block = 2, BufferBlock = 3, Binding = 33, DescriptorSet = 34 };
 constexpr uint32_t kDimBuffer = 5; // OpTypeImage's Dim for texel buffers
 
 // What the module says about one id.
@@ -73,6 +74,23 @@ VkDescriptorType descriptorType(uint32_t storage, const Id& type) {
 }
 
 } // namespace
+
+std::optional<uint32_t> specializationDefault(std::span<const uint32_t> spirv, uint32_t specId) {
+    if (spirv.size() < 5 || spirv[0] != kMagic) throw Error("not a SPIR-V module (no SPIR-V magic number)");
+    std::optional<uint32_t> target;          // the id decorated with specId (decorations come first)
+    for (size_t i = 5; i < spirv.size();) {
+        const uint32_t count = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
+        if (count == 0 || i + count > spirv.size())
+            throw Error("not a valid SPIR-V module: an instruction runs past the end at word " + std::to_string(i));
+        const std::span<const uint32_t> operands = spirv.subspan(i + 1, count - 1);
+        i += count;
+        if (opcode == OpDecorate && operands.size() >= 3 && operands[1] == SpecId && operands[2] == specId)
+            target = operands[0];
+        else if (opcode == OpSpecConstant && operands.size() >= 3 && target && operands[1] == *target)
+            return operands[2]; // result type, id, value (low word)
+    }
+    return std::nullopt;
+}
 
 std::vector<ShaderBinding> reflectBindings(std::span<const uint32_t> spirv) {
     if (spirv.size() < 5 || spirv[0] != kMagic) throw Error("not a SPIR-V module (no SPIR-V magic number)");

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -39,6 +40,11 @@ struct HostBinding {
 // descriptor each, of those types (and names).
 void checkShaderBindings(std::span<const uint32_t> spirv, std::span<const HostBinding> host,
                          const std::string& shader);
+
+// The default of the integer specialization constant decorated SpecId `specId`:
+// its low word; nullopt where the module declares none. Throws sculptflow::Error
+// when the words are not a SPIR-V module.
+std::optional<uint32_t> specializationDefault(std::span<const uint32_t> spirv, uint32_t specId);
 
 // "a storage buffer", "a uniform buffer", …: for messages.
 std::string describeDescriptorType(VkDescriptorType type);

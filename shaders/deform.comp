@@ -41,6 +41,10 @@ layout(constant_id = 9) const uint toolShapes = 0u;
 // Binding 10 gets each vertex's volume change J (a debug output, with writeStatistics).
 layout(constant_id = 10) const bool computeVolumeChange = false;
 layout(constant_id = 13) const bool solverVerify = false; // a checking pass per vertex (integrate.glsl)
+// What the host and this file mean by their pushes and passes (kDeformInterfaceVersion,
+// host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
+// pushed). A hot-reloaded copy exported from another version is refused by it.
+layout(constant_id = 14) const int interfaceVersion = 2;
 
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"

@@ -216,6 +216,36 @@ TEST_F(ShaderBindingsReload, TheSolverRefusesAChangedBindingAndKeepsItsPipelines
     EXPECT_EQ(translated(solver, start), doubled);
 }
 
+// A copy of deform.comp exported from another version of the library may mean
+// something else by its passes (before version 2 the list's solve was pass 4):
+// a reload of it is refused by its interfaceVersion, and the last build runs on.
+TEST_F(ShaderBindingsReload, AShaderFromAnotherInterfaceVersionIsRefused) {
+    EXPECT_EQ(specializationDefault(k_deform_comp_spirv, kDeformInterfaceVersionId), kDeformInterfaceVersion);
+    test::ScratchDir dir;
+    test::exportShaders(dir.path());
+    GpuSolver solver(context());
+    ShaderReloader reloader(solver, dir.path());
+    ASSERT_EQ(reloader.generation(), 1) << reloader.lastReport().message;
+    const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}, {-10.0f, 5.0f, 0.0f}};
+    const std::vector<glm::vec3> before = translated(solver, start);
+
+    const std::string current = "const int interfaceVersion = " + std::to_string(kDeformInterfaceVersion) + ";";
+    test::edit(dir / "deform.comp", current, "const int interfaceVersion = 1;");
+    const ReloadReport older = reloader.poll();
+    ASSERT_EQ(older.status, ReloadReport::Status::Failed);
+    EXPECT_TRUE(contains(older.message, "declares interface version 1, and this library needs " +
+                                            std::to_string(kDeformInterfaceVersion)))
+        << older.message;
+    EXPECT_TRUE(contains(older.message, "sculptflow shaders export")) << older.message;
+
+    test::edit(dir / "deform.comp", "layout(constant_id = 14) const int interfaceVersion = 1;", "");
+    const ReloadReport unversioned = reloader.poll();
+    ASSERT_EQ(unversioned.status, ReloadReport::Status::Failed);
+    EXPECT_TRUE(contains(unversioned.message, "declares no interfaceVersion")) << unversioned.message;
+    EXPECT_EQ(reloader.generation(), 1);
+    EXPECT_EQ(translated(solver, start), before);
+}
+
 class ShaderBindingsLiveReload : public test::LiveMoveFixture {};
 
 TEST_F(ShaderBindingsLiveReload, ALiveMoveKeepsDraggingWhenAReloadChangesABinding) {
