@@ -73,40 +73,43 @@ VkDescriptorType descriptorType(uint32_t storage, const Id& type) {
     return VK_DESCRIPTOR_TYPE_MAX_ENUM;
 }
 
-} // namespace
-
-std::optional<uint32_t> specializationDefault(std::span<const uint32_t> spirv, uint32_t specId) {
+// Calls visit(opcode, operands) for each instruction after the header. Throws
+// sculptflow::Error when the words are not a SPIR-V module.
+template <typename Visit>
+void forEachInstruction(std::span<const uint32_t> spirv, Visit visit) {
     if (spirv.size() < 5 || spirv[0] != kMagic) throw Error("not a SPIR-V module (no SPIR-V magic number)");
-    std::optional<uint32_t> target;          // the id decorated with specId (decorations come first)
     for (size_t i = 5; i < spirv.size();) {
         const uint32_t count = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
         if (count == 0 || i + count > spirv.size())
             throw Error("not a valid SPIR-V module: an instruction runs past the end at word " + std::to_string(i));
-        const std::span<const uint32_t> operands = spirv.subspan(i + 1, count - 1);
+        visit(opcode, spirv.subspan(i + 1, count - 1));
         i += count;
+    }
+}
+
+} // namespace
+
+std::optional<uint32_t> specializationDefault(std::span<const uint32_t> spirv, uint32_t specId) {
+    std::optional<uint32_t> target; // the id decorated with specId (decorations come first)
+    std::optional<uint32_t> value;
+    forEachInstruction(spirv, [&](uint32_t opcode, std::span<const uint32_t> operands) {
         if (opcode == OpDecorate && operands.size() >= 3 && operands[1] == SpecId && operands[2] == specId)
             target = operands[0];
         else if (opcode == OpSpecConstant && operands.size() >= 3 && target && operands[1] == *target)
-            return operands[2]; // result type, id, value (low word)
-    }
-    return std::nullopt;
+            value = operands[2]; // result type, id, value (low word)
+    });
+    return value;
 }
 
 std::vector<ShaderBinding> reflectBindings(std::span<const uint32_t> spirv) {
-    if (spirv.size() < 5 || spirv[0] != kMagic) throw Error("not a SPIR-V module (no SPIR-V magic number)");
-    const uint32_t bound = spirv[3];
+    const uint32_t bound = spirv.size() > 3 ? spirv[3] : 0;
     std::map<uint32_t, Id> ids; // sparse: only the ids the bindings need are kept
     auto at = [&](uint32_t id) -> Id& {
         if (id >= bound) throw Error("not a valid SPIR-V module: id " + std::to_string(id) + " past its bound");
         return ids[id];
     };
     std::vector<uint32_t> variables;
-    for (size_t i = 5; i < spirv.size();) {
-        const uint32_t count = spirv[i] >> 16, opcode = spirv[i] & 0xffff;
-        if (count == 0 || i + count > spirv.size())
-            throw Error("not a valid SPIR-V module: an instruction runs past the end at word " + std::to_string(i));
-        const std::span<const uint32_t> operands = spirv.subspan(i + 1, count - 1);
-        i += count;
+    forEachInstruction(spirv, [&](uint32_t opcode, std::span<const uint32_t> operands) {
         if (opcode == OpName && !operands.empty()) {
             at(operands[0]).name = literalString(operands.subspan(1));
         } else if (opcode == OpDecorate && operands.size() >= 2) {
@@ -119,7 +122,7 @@ std::vector<ShaderBinding> reflectBindings(std::span<const uint32_t> spirv) {
         } else if (opcode == OpTypeImage || opcode == OpTypeSampler || opcode == OpTypeSampledImage ||
                    opcode == OpTypeArray || opcode == OpTypeRuntimeArray || opcode == OpTypeStruct ||
                    opcode == OpTypePointer) {
-            if (operands.empty()) continue;
+            if (operands.empty()) return;
             Id& type = at(operands[0]);
             type.opcode = opcode;
             type.operands.assign(operands.begin() + 1, operands.end());
@@ -133,7 +136,7 @@ std::vector<ShaderBinding> reflectBindings(std::span<const uint32_t> spirv) {
             variable.operands = {operands[0], operands[2]};
             variables.push_back(operands[1]);
         }
-    }
+    });
 
     std::vector<ShaderBinding> bindings;
     for (uint32_t id : variables) {
