@@ -4,9 +4,11 @@
 # results packed in one archive (a device machine returns only a few files).
 #
 #   tools/gpu-sweep.sh --bundle BUNDLE [--seeds N] [--budget SECONDS] [--work DIR] [OUTDIR]
+#   tools/gpu-sweep.sh --sculptflow EXE [...]
 #       Seeds 0 to N-1 (default 2000) for at most SECONDS (default 480), from a
 #       bundle made by ../shared/tools/device-bundle.sh (source BUNDLE/env.sh
-#       first). Writes OUTDIR/sweep.tgz (default OUTDIR: sweep-out): the CSVs, each
+#       first), or with a built sculptflow here (build/tools/sculptflow).
+#       Writes OUTDIR/sweep.tgz (default OUTDIR: sweep-out): the CSVs, each
 #       process's output and progress.txt. Run again with the same --work folder
 #       (default build-sweep), it goes on after the seeds its CSVs hold.
 #
@@ -16,16 +18,16 @@
 # (seeds 0-1999 hold 305 sets, about 25 a family, where 125 consecutive seeds
 # hold about 100).
 set -euo pipefail
-cd "$(dirname "$0")/.."
 
-bundle="" seeds=2000 budget=480 out=sweep-out work=build-sweep
+sculptflow="" seeds=2000 budget=480 out=sweep-out work=build-sweep
 while [ $# -gt 0 ]; do
   case $1 in
-    --bundle) bundle=${2:?--bundle needs a folder}; shift 2 ;;
+    --bundle) sculptflow=${2:?--bundle needs a folder}/bin/tools/sculptflow; shift 2 ;;
+    --sculptflow) sculptflow=${2:?--sculptflow needs an executable}; shift 2 ;;
     --seeds) seeds=${2:?--seeds needs a count}; shift 2 ;;
     --budget) budget=${2:?--budget needs seconds}; shift 2 ;;
     --work) work=${2:?--work needs a folder}; shift 2 ;;
-    -h | --help) sed -n '2,17p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     -*) echo "gpu-sweep: unknown option $1 (see --help)" >&2; exit 2 ;;
     *) out=$1; shift ;;
   esac
@@ -33,8 +35,8 @@ done
 for n in "$seeds" "$budget"; do
   case $n in '' | *[!0-9]*) echo "gpu-sweep: --seeds and --budget take whole numbers, not '$n'" >&2; exit 2 ;; esac
 done
-sculptflow=$bundle/bin/tools/sculptflow
-[ -x "$sculptflow" ] || { echo "gpu-sweep: no $sculptflow (make the bundle with device-bundle.sh)" >&2; exit 2; }
+[ -n "$sculptflow" ] || { echo "gpu-sweep: say --bundle BUNDLE or --sculptflow EXE (see --help)" >&2; exit 2; }
+[ -x "$sculptflow" ] || { echo "gpu-sweep: no $sculptflow (build it, or make the bundle with device-bundle.sh)" >&2; exit 2; }
 
 mkdir -p "$work/nvcache" "$out"
 # NVIDIA's shader disk cache, shared by the processes and kept for a rerun.
