@@ -9,6 +9,7 @@
 #include "context_impl.hpp"
 #include "error.hpp"
 #include "deform_comp_spirv.h"
+#include "deform_passes_spirv.h"
 #include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
 
@@ -16,8 +17,7 @@ namespace sculptflow {
 
 DeformPipelines::DeformPipelines(const Context& context) : context_(&context), sizing_(deformSizing(context)) {
     try {
-        checkDeformShader(k_deform_comp_spirv, "deform.comp");
-        module_ = createShaderModule(*context_, k_deform_comp_spirv);
+        modules_ = createModules({k_deform_comp_spirv, k_deform_passes_spirv}, "deform.comp");
         const ComputeLayouts layouts = createComputeLayouts(*context_, kDeformBindings, sizeof(DeformPushConstants));
         setLayout_ = layouts.set;
         layout_ = layouts.pipeline;
@@ -35,15 +35,41 @@ void DeformPipelines::release() {
     pipelines_.clear();
     if (layout_) ctx.vk.vkDestroyPipelineLayout(ctx.device, layout_, ctx.allocator);
     if (setLayout_) ctx.vk.vkDestroyDescriptorSetLayout(ctx.device, setLayout_, ctx.allocator);
-    if (module_) ctx.vk.vkDestroyShaderModule(ctx.device, module_, ctx.allocator);
+    destroyModules(modules_);
     layout_ = VK_NULL_HANDLE;
     setLayout_ = VK_NULL_HANDLE;
-    module_ = VK_NULL_HANDLE;
+    modules_ = {};
+}
+
+// Checked, both, before either is created: a pipeline on a layout its shader does
+// not match is invalid.
+DeformPipelines::Modules DeformPipelines::createModules(const DeformShader& shader, const char* what) const {
+    checkDeformShader(shader.solve, what);
+    if (!shader.passes.empty()) checkDeformShader(shader.passes, std::string(what) + " without the solve");
+    Modules modules;
+    modules.solve = createShaderModule(*context_, shader.solve);
+    modules.passes = modules.solve;
+    if (!shader.passes.empty()) {
+        try {
+            modules.passes = createShaderModule(*context_, shader.passes);
+        } catch (...) {
+            destroyModules(modules);
+            throw;
+        }
+    }
+    return modules;
+}
+
+void DeformPipelines::destroyModules(const Modules& modules) const {
+    const Context::Impl& ctx = implOf(*context_);
+    if (modules.passes && modules.passes != modules.solve)
+        ctx.vk.vkDestroyShaderModule(ctx.device, modules.passes, ctx.allocator);
+    if (modules.solve) ctx.vk.vkDestroyShaderModule(ctx.device, modules.solve, ctx.allocator);
 }
 
 VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
     if (auto found = pipelines_.find(variant); found != pipelines_.end()) return found->second;
-    VkPipeline built = build(module_, variant);
+    VkPipeline built = build(modules_, variant);
     pipelines_.emplace(variant, built);
     return built;
 }
@@ -54,30 +80,29 @@ VkPipeline DeformPipelines::built(const DeformVariant& variant) const {
                 " was not built before recording (buildDeformPipelines)");
 }
 
-void DeformPipelines::replaceShader(std::span<const uint32_t> spirv, Retired* retired) {
+void DeformPipelines::replaceShader(const DeformShader& shader, Retired* retired) {
     const Context::Impl& ctx = implOf(*context_);
-    // Refused before any Vulkan call: a pipeline on a layout its shader does not
-    // match is invalid, and the running pipelines stay.
-    checkDeformShader(spirv, "the new deform.comp");
-    VkShaderModule module = createShaderModule(*context_, spirv);
+    // Refused before any pipeline is built from it; the running pipelines stay.
+    const Modules modules = createModules(shader, "the new deform.comp");
     std::map<DeformVariant, VkPipeline> rebuilt;
     try {
-        for (const auto& [variant, old] : pipelines_) rebuilt.emplace(variant, build(module, variant));
+        for (const auto& [variant, old] : pipelines_) rebuilt.emplace(variant, build(modules, variant));
     } catch (...) {
         for (auto& [variant, pipeline] : rebuilt) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
-        ctx.vk.vkDestroyShaderModule(ctx.device, module, ctx.allocator);
+        destroyModules(modules);
         throw;
     }
     if (retired) {
         retired->pipelines.reserve(retired->pipelines.size() + pipelines_.size());
         for (auto& [variant, pipeline] : pipelines_) retired->pipelines.push_back(pipeline);
-        retired->modules.push_back(module_);
+        retired->modules.push_back(modules_.solve);
+        if (modules_.passes != modules_.solve) retired->modules.push_back(modules_.passes);
     } else {
         for (auto& [variant, pipeline] : pipelines_) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
-        ctx.vk.vkDestroyShaderModule(ctx.device, module_, ctx.allocator);
+        destroyModules(modules_);
     }
     pipelines_ = std::move(rebuilt);
-    module_ = module;
+    modules_ = modules;
 }
 
 DeformSizing chooseDeformSizing(uint32_t subgroupSize, const VkPhysicalDeviceLimits& limits,
@@ -101,7 +126,7 @@ DeformSizing deformSizing(const Context& context) {
     return sizing;
 }
 
-VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& variant) const {
+VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& variant) const {
     const Context::Impl& ctx = implOf(*context_);
     struct {
         int32_t method;
@@ -144,7 +169,7 @@ VkPipeline DeformPipelines::build(VkShaderModule module, const DeformVariant& va
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    info.stage.module = module;
+    info.stage.module = modules.of(variant);
     info.stage.pName = "main";
     info.stage.pSpecializationInfo = &specialization;
     info.layout = layout_;

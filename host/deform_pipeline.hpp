@@ -58,8 +58,19 @@ DeformSizing chooseDeformSizing(uint32_t subgroupSize, const VkPhysicalDeviceLim
 // The context's device's sizing.
 DeformSizing deformSizing(const Context& context);
 
-// Owns the shader module, layouts and every pipeline built so far. Every module
-// it takes (the embedded one, a hot reload's) must declare kDeformBindings:
+// deform.comp built twice: as it is, for the solve (pass 0), and with
+// SF_WITHOUT_SOLVE for every other pass. A driver inlines every call before
+// specialization drops the passes a pipeline does not run, so without the solve's
+// call site those passes build in a fiftieth of the time (18 against 750 ms on
+// lavapipe). An empty `passes`: `solve` serves every pass (a caller's one build).
+struct DeformShader {
+    std::span<const uint32_t> solve;
+    std::span<const uint32_t> passes;
+};
+inline constexpr const char* kDeformWithoutSolve = "SF_WITHOUT_SOLVE";
+
+// Owns the shader modules, layouts and every pipeline built so far. Every module
+// it takes (the embedded ones, a hot reload's) must declare kDeformBindings:
 // checked before anything is built from it.
 class DeformPipelines {
 public:
@@ -83,21 +94,29 @@ public:
     // and every variant built so far is rebuilt from it first; if either fails,
     // the old shader stays and this throws sculptflow::Error. Without `retired`,
     // call only while no dispatch of these pipelines is in flight; with it, the
-    // old pipelines and module go there instead of being destroyed, for the
+    // old pipelines and modules go there instead of being destroyed, for the
     // caller to destroy once its frames are complete.
     struct Retired {
         std::vector<VkPipeline> pipelines;
         std::vector<VkShaderModule> modules;
     };
-    void replaceShader(std::span<const uint32_t> spirv, Retired* retired = nullptr);
+    void replaceShader(const DeformShader& shader, Retired* retired = nullptr);
 
 private:
-    VkPipeline build(VkShaderModule module, const DeformVariant& variant) const;
+    struct Modules {
+        VkShaderModule solve = VK_NULL_HANDLE;
+        VkShaderModule passes = VK_NULL_HANDLE; // may be solve itself
+        // Pass 0 is the solve, over a range or the list (passVariant).
+        VkShaderModule of(const DeformVariant& variant) const { return variant.pass == 0 ? solve : passes; }
+    };
+    Modules createModules(const DeformShader& shader, const char* what) const;
+    void destroyModules(const Modules& modules) const;
+    VkPipeline build(const Modules& modules, const DeformVariant& variant) const;
     void release();
 
     const Context* context_ = nullptr;
     DeformSizing sizing_;
-    VkShaderModule module_ = VK_NULL_HANDLE;
+    Modules modules_;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     std::map<DeformVariant, VkPipeline> pipelines_;

@@ -316,7 +316,7 @@ GpuRun GpuSolver::runContinuous(GpuMesh& mesh, std::span<const Move> segments, c
 Context& GpuSolver::context() const { return impl_->context; }
 void GpuSolver::setCompaction(bool compaction) { impl_->compaction = compaction; }
 bool GpuSolver::compaction() const { return impl_->compaction; }
-void GpuSolver::useShader(std::span<const uint32_t> spirv) { impl_->pipelines.replaceShader(spirv); }
+void GpuSolver::useShader(std::span<const uint32_t> spirv) { impl_->pipelines.replaceShader({spirv, {}}); }
 
 GpuSolution solveOnGpu(GpuSolver& solver, const Move& move, std::span<const glm::vec3> start,
                        const SolverOptions& options, std::span<const float> mask) {

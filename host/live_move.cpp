@@ -126,7 +126,7 @@ uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets, co
 }
 
 void useLiveMoveShader(Context& context, std::span<const uint32_t> spirv) {
-    livePipelines(context).replaceDeformShader(spirv);
+    livePipelines(context).replaceDeformShader({spirv, {}});
 }
 
 size_t releaseRetiredLiveMovePipelines(Context& context) { return livePipelines(context).releaseRetired(); }

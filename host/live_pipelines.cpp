@@ -16,10 +16,10 @@ LivePipelines::LivePipelines(const Context& context)
 
 LivePipelines::~LivePipelines() { releaseRetired(); }
 
-void LivePipelines::replaceDeformShader(std::span<const uint32_t> spirv) {
+void LivePipelines::replaceDeformShader(const DeformShader& shader) {
     std::lock_guard lock(mutex_);
     const size_t before = deform_.builtCount();
-    deform_.replaceShader(spirv, &retired_);
+    deform_.replaceShader(shader, &retired_);
     created_ += before;
 }
 

@@ -30,10 +30,10 @@ public:
     // Pipelines created so far (tests: none after a prewarm).
     uint64_t created() const { return created_; }
 
-    // Hot reload: every deform variant rebuilt from `spirv`, swapped in for the
+    // Hot reload: every deform variant rebuilt from `shader`, swapped in for the
     // next record(); the old ones are retired, not destroyed (frames in flight may
     // use them). Throws sculptflow::Error, keeping the old ones, when a build fails.
-    void replaceDeformShader(std::span<const uint32_t> spirv);
+    void replaceDeformShader(const DeformShader& shader);
     // Destroys the retired pipelines; how many there were.
     size_t releaseRetired();
     ~LivePipelines();

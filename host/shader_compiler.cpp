@@ -129,7 +129,7 @@ ShaderFileReader embeddedShaderFiles() {
 }
 
 CompiledShader compileShader(const std::filesystem::path& root, const std::filesystem::path& entry,
-                             const ShaderFileReader& read) {
+                             const ShaderFileReader& read, const std::string& define) {
     initializeGlslang();
     const EShLanguage stage = stageOf(entry);
     std::optional<std::string> source = read(root / entry);
@@ -140,6 +140,8 @@ CompiledShader compileShader(const std::filesystem::path& root, const std::files
     const std::string name = entry.lexically_normal().string();
     const char* names[] = {name.c_str()};
     shader.setStringsWithLengthsAndNames(&text, nullptr, names, 1);
+    const std::string preamble = define.empty() ? "" : "#define " + define + "\n";
+    shader.setPreamble(preamble.c_str());
     shader.setEnvInput(glslang::EShSourceGlsl, stage, glslang::EShClientVulkan, 100);
     shader.setEnvClient(glslang::EShClientVulkan, glslang::EShTargetVulkan_1_2);
     shader.setEnvTarget(glslang::EShTargetSpv, glslang::EShTargetSpv_1_5);

@@ -39,11 +39,11 @@ ShaderFileReader embeddedShaderFiles();
 // The shader sources compiled into the library, by path relative to shaders/.
 const std::map<std::string, std::string>& embeddedShaderSources();
 
-// Compiles `entry` (a path relative to `root`, stage from its extension). Includes
-// resolve relative to the including file, then to `root`. Throws
-// ShaderCompileError with file and line for GLSL errors, sculptflow::Error for
-// missing files.
+// Compiles `entry` (a path relative to `root`, stage from its extension), with
+// `define` defined first when it is not empty. Includes resolve relative to the
+// including file, then to `root`. Throws ShaderCompileError with file and line
+// for GLSL errors, sculptflow::Error for missing files.
 CompiledShader compileShader(const std::filesystem::path& root, const std::filesystem::path& entry,
-                             const ShaderFileReader& read = shaderFilesOnDisk());
+                             const ShaderFileReader& read = shaderFilesOnDisk(), const std::string& define = {});
 
 } // namespace sculptflow

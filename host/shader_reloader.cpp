@@ -2,7 +2,11 @@
 #include "hot_reload.hpp"
 
 #include "context_impl.hpp"
+#include "deform_pipeline.hpp"
 #include "file_watcher.hpp"
+#include "gpu_solver_impl.hpp"
+#include "impl_access.hpp"
+#include "live_pipelines.hpp"
 #include "shader_compiler.hpp"
 
 #include <chrono>
@@ -10,7 +14,7 @@
 namespace sculptflow {
 
 struct ShaderReloader::Impl {
-    using Use = std::function<void(std::span<const uint32_t>)>; // swaps a build in, or throws keeping the old
+    using Use = std::function<void(const DeformShader&)>; // swaps a build in, or throws keeping the old
     Impl(const Context& context, Use use, std::filesystem::path directory, std::filesystem::path entry,
          bool useInotify)
         : context_(context), use_(std::move(use)), directory_(std::move(directory)), entry_(std::move(entry)),
@@ -49,7 +53,8 @@ ReloadReport ShaderReloader::Impl::reload() {
     auto begin = std::chrono::steady_clock::now();
     try {
         CompiledShader shader = compileShader(directory_, entry_);
-        use_(shader.spirv); // rebuilds every variant in use, or keeps the old ones
+        CompiledShader passes = compileShader(directory_, entry_, shaderFilesOnDisk(), kDeformWithoutSolve);
+        use_({shader.spirv, passes.spirv}); // rebuilds every variant in use, or keeps the old ones
         sources_ = shader.sources;
         ++generation_;
         report.status = ReloadReport::Status::Reloaded;
@@ -75,7 +80,7 @@ ReloadReport ShaderReloader::Impl::reload() {
 ShaderReloader::ShaderReloader(GpuSolver& solver, std::filesystem::path directory, std::filesystem::path entry,
                                bool useInotify)
     : impl_(std::make_unique<Impl>(
-          solver.context(), [&solver](std::span<const uint32_t> spirv) { solver.useShader(spirv); },
+          solver.context(), [&solver](const DeformShader& shader) { implOf(solver).pipelines.replaceShader(shader); },
           std::move(directory), std::move(entry), useInotify)) {
     impl_->reload();
 }
@@ -83,7 +88,7 @@ ShaderReloader::ShaderReloader(GpuSolver& solver, std::filesystem::path director
 ShaderReloader::ShaderReloader(Context& context, std::filesystem::path directory, std::filesystem::path entry,
                                bool useInotify)
     : impl_(std::make_unique<Impl>(
-          context, [&context](std::span<const uint32_t> spirv) { useLiveMoveShader(context, spirv); },
+          context, [&context](const DeformShader& shader) { livePipelines(context).replaceDeformShader(shader); },
           std::move(directory), std::move(entry), useInotify)) {
     impl_->reload();
 }

@@ -219,6 +219,8 @@ void main() {
     if (pass == 0) {
         // One call site: the driver inlines solveVertex, the bulk of the shader, once
         // per call. One pipeline serves the range and the list: it is the costly build.
+        // The other passes run a build without it (SF_WITHOUT_SOLVE, host/deform_pipeline.hpp),
+        // which holds no solver at all and builds in about a fiftieth of the time.
         uint vertex;
         if (vertexLayout.vertexCount == 0u) {
             // firstVertex: where this slice starts in the list.
@@ -229,7 +231,9 @@ void main() {
             if (local >= vertexLayout.vertexCount) return;
             vertex = vertexLayout.firstVertex + local;
         }
+#ifndef SF_WITHOUT_SOLVE
         solveVertex(vertex);
+#endif
         return;
     }
     if (pass == 5) {

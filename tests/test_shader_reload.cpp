@@ -94,6 +94,22 @@ TEST_F(ShaderReload, BrokenAtStartKeepsTheBuiltInShaderUntilFixed) {
     EXPECT_EQ(reloader.generation(), 1);
 }
 
+// A reload builds deform.comp twice, the second time with SF_WITHOUT_SOLVE for the
+// passes other than the solve (host/deform_pipeline.hpp): an error in that build
+// alone is a failed reload too.
+TEST_F(ShaderReload, TheOtherPassesAreBuiltWithoutTheSolve) {
+    test::ScratchDir dir;
+    test::exportShaders(dir.path());
+    std::ofstream(dir / "deform.comp", std::ios::app)
+        << "#ifdef SF_WITHOUT_SOLVE\n#error built without the solve\n#endif\n";
+    ShaderReloader reloader(solver(), dir.path());
+    EXPECT_EQ(reloader.lastReport().status, ReloadReport::Status::Failed);
+    EXPECT_NE(reloader.lastReport().message.find("built without the solve"), std::string::npos)
+        << reloader.lastReport().message;
+    EXPECT_EQ(reloader.generation(), 0);
+    EXPECT_NEAR(displacements(solver(), {{1.0f, 2.0f, 3.0f}})[0].x, 30.0f, 1e-3f); // still the built-in shader
+}
+
 TEST_F(ShaderReload, PollingWorksWithoutInotify) {
     test::ScratchDir dir;
     test::exportShaders(dir.path());

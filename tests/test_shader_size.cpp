@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "deform_comp_spirv.h"
+#include "deform_passes_spirv.h"
+#include "deform_pipeline.hpp"
 #include "shader_compiler.hpp"
 #include "shader_files.hpp"
 
@@ -88,6 +90,33 @@ TEST(ShaderSize, EveryHeavyFunctionOfDeformHasOneCallSite) {
     ASSERT_GT(module.functions.size(), 20u); // the solver's functions, read
     EXPECT_GT(inlinedSize(module, module.entry, memo), 10 * module.functions.at(module.entry).instructions);
     EXPECT_EQ(heavyFunctionsCalledTwice(words), std::vector<std::string>{});
+}
+
+bool definesFunction(std::span<const uint32_t> words, const std::string& prefix) {
+    for (const auto& [id, function] : readModule(words).functions)
+        if (function.name.rfind(prefix, 0) == 0) return true;
+    return false;
+}
+
+uint64_t entryInlinedSize(std::span<const uint32_t> words) {
+    const Module module = readModule(words);
+    std::map<uint32_t, uint64_t> memo;
+    return inlinedSize(module, module.entry, memo);
+}
+
+// The passes other than the solve are built from deform.comp without the solve's
+// call site (SF_WITHOUT_SOLVE), embedded and at a hot reload alike: no solver in
+// them, so their pipelines build in a fraction of the time.
+TEST(ShaderSize, TheOtherPassesAreBuiltWithoutTheSolver) {
+    const std::span<const uint32_t> whole(k_deform_comp_spirv), passes(k_deform_passes_spirv);
+    ASSERT_TRUE(definesFunction(whole, "solveVertex("));
+    EXPECT_FALSE(definesFunction(passes, "solveVertex("));
+    EXPECT_FALSE(definesFunction(passes, "integratePass("));
+    EXPECT_LT(entryInlinedSize(passes) * 5, entryInlinedSize(whole));
+    const std::vector<uint32_t> reloaded =
+        compileShader("", "deform.comp", embeddedShaderFiles(), kDeformWithoutSolve).spirv;
+    EXPECT_FALSE(definesFunction(reloaded, "solveVertex("));
+    EXPECT_EQ(entryInlinedSize(reloaded), entryInlinedSize(passes));
 }
 
 TEST(ShaderSize, ASecondCallOfSolveVertexIsCaught) {
