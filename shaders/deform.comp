@@ -108,6 +108,7 @@ layout(push_constant) uniform Push {
 #include "sculptflow/steppers.glsl"
 #include "sculptflow/controller.glsl"
 #include "sculptflow/volume_change.glsl"
+#include "sculptflow/error_growth.glsl"
 #include "sculptflow/integrate.glsl"
 
 void writePosition(uint v, vec3 position) {
@@ -175,6 +176,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
                 r.rejectedSteps = 0u;
                 r.evaluations = 0u;
                 r.volumeChange = 1.0f;
+                r.errorBound = 0.0f;
                 if (writeCulled) writeVertex(v, r);
                 if (!sortedBlocks) vertexBins[v] = kCulledBin;
             } else if (sortedBlocks) {

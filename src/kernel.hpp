@@ -57,6 +57,7 @@ struct Kernel {
 #include "sculptflow/steppers.glsl"
 #include "sculptflow/controller.glsl"
 #include "sculptflow/volume_change.glsl"
+#include "sculptflow/error_growth.glsl"
 #include "sculptflow/integrate.glsl"
 };
 

@@ -24,6 +24,14 @@ PassControl checkingPass() {
     return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare, 2 * solverMaxIterations);
 }
 
+// A vertex whose first pass's error bound is over that pass's tolerance is solved
+// again, at a tolerance that scales the bound to kResolveTarget of it: the bound
+// grows with the tolerance, the flow's stretch along the path staying the same.
+PassControl resolvePass(float firstBound) {
+    float tolerance = settings.tolerance * min(1.0f, kResolveTarget * settings.tolerance / firstBound);
+    return PassControl(tolerance, 1.0f, solverMaxIterations);
+}
+
 float passHMax(PassControl pass) {
     return max(settings.hMax * pass.stepShare, settings.hMin);
 }

@@ -41,6 +41,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     result.rejectedSteps = 0u;
     result.evaluations = 0u;
     result.volumeChange = 1.0f;
+    result.errorBound = 0.0f;
     if (!allFinite(x0)) {
         result.flags = kFlagNonFinite;
         return result;
@@ -71,12 +72,28 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     }
     MethodTraits method = methodTraits(solverMethod);
     bool fixedStepMethod = !method.adaptive;
+    // The error bound (error_growth.glsl): what the accepted steps' errors grow to
+    // by s, each step's own added once μ at its end is known (the next attempt's
+    // top), the growth over a step taken at the larger μ of its two ends.
+    bool bounds = method.adaptive && !solverVerify;
+    bool growthStale = bounds;
+    float growthRate = 0.0f;
+    float pendingError = 0.0f;
+    float pendingStep = 0.0f;
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
                          : clamp(settings.h0, settings.hMin, passHMax(pass));
     if (usesVertexStepLimit() && running) h = min(h, max(method.firstStepOfVertexLimit * stepLimit(x, s, k1, pass), settings.hMin));
 
     // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
     for (int attempt = 0; attempt < pass.attempts && running; ++attempt) {
+        if (growthStale) {
+            float rate = logarithmicNorm(x, s, mask);
+            result.errorBound = result.errorBound * exp(pendingStep * max(growthRate, rate)) + pendingError;
+            growthRate = rate;
+            growthStale = false;
+            pendingError = 0.0f;
+            pendingStep = 0.0f;
+        }
         if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1, pass));
         float remaining = segmentEnd - s;
         bool reachesEnd = stepReachesEnd(h, remaining);
@@ -97,6 +114,9 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             if (!withinTolerance && hStep >= settings.hMin) result.flags |= kFlagMinStepClamped;
             result.acceptedSteps += 1u;
             if (kink.error > 0.0f) kinkCrossings += 1u;
+            pendingError = error + kink.error;
+            pendingStep = hStep;
+            growthStale = bounds;
             if (computeVolumeChange && breakpoints && reachesEnd) {
                 jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
                 phaseStart = segmentEnd;
@@ -133,6 +153,9 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         // (kinkSlope·θ·|Δ|h²) vanishes, rather than shrinking every step about it.
         if (kink.error > allowance) h = max(min(h, kKinkLanding * kink.first * hStep), settings.hMin);
     }
+
+    // The last step grows at its start's μ (its end's would cost a Jacobian more).
+    result.errorBound = result.errorBound * exp(pendingStep * growthRate) + pendingError;
 
     // Budget spent: one classic RK4 step over each remaining segment (at most
     // one a tool end).
@@ -192,21 +215,36 @@ vec3 probedStart(vec3 x0, float side) {
 // up every pass. The passes are a loop around one call: more calls would inline
 // integratePass into every pipeline as often, and drivers would compile each
 // (lavapipe took twice as long to build each pipeline with two).
+//
+// Without solverVerify a vertex is solved once, and again where the first pass's
+// error bound (its estimates carried to the end by the flow's stretch) is over its
+// tolerance: the second pass works to a tolerance scaled by that bound
+// (resolvePass), and where its own bound is still over, the vertex is flagged
+// UNVERIFIED. A flagged first pass (the attempt cap, h_min) is not solved again.
 VertexResult integrateVertex(vec3 x0) {
     VertexResult first;  // the first passes' flags and work, and the first one's end
     VertexResult result;
     vec3 otherSide = x0; // the second first pass's end
-    int passes = solverVerify ? kVerifyPasses : 1;
+    int passes = solverVerify ? kVerifyPasses : 2;
     for (int pass = 0; pass < passes; ++pass) {
         bool checking = solverVerify && pass == passes - 1;
+        bool resolving = !solverVerify && pass == 1;
         vec3 start = checking || !solverVerify ? x0 : probedStart(x0, pass == 0 ? 1.0f : -1.0f);
-        result = integratePass(start, checking ? checkingPass() : firstPass());
+        result = integratePass(start, checking ? checkingPass() : resolving ? resolvePass(first.errorBound) : firstPass());
         if (pass == 0) {
             first = result;
             if ((first.flags & (kFlagCulled | kFlagNonFinite)) != 0u) {
                 first.position = x0; // not moved, or (non-finite) the input
                 return first;
             }
+            if (!solverVerify && (first.errorBound <= settings.tolerance || first.flags != 0u)) return first;
+        } else if (resolving) {
+            result.acceptedSteps += first.acceptedSteps;
+            result.rejectedSteps += first.rejectedSteps;
+            result.evaluations += first.evaluations;
+            if ((result.flags & kFlagNonFinite) == 0u && !(result.errorBound <= settings.tolerance))
+                result.flags |= kFlagUnverified;
+            return result;
         } else if (!checking) {
             otherSide = result.position;
             first.flags |= result.flags & ~kFlagCulled; // culled from one side only: it barely moves
@@ -243,6 +281,7 @@ VertexResult integrateMaskedVertex(vec3 x0, float m) {
         frozen.rejectedSteps = 0u;
         frozen.evaluations = 0u;
         frozen.volumeChange = 1.0f;
+        frozen.errorBound = 0.0f;
         return frozen;
     }
     VertexResult result = integrateVertex(x0);

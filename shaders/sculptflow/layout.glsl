@@ -38,7 +38,7 @@ const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished wit
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 const uint kFlagFolded = 16u;        // volume change J ≤ 0: the end map folds here (only when J is computed)
-const uint kFlagUnverified = 32u;    // a first pass and the checking pass differ by over tol/2 (only with solverVerify)
+const uint kFlagUnverified = 32u;    // not certified within tol: the error bound is over it after the re-solve (with solverVerify: the passes differ by over tol/2)
 
 // The checking pass (solverVerify, integrate.glsl): an eighth of the tolerance and
 // half of every step limit, so that its final error is well below the first
@@ -60,6 +60,10 @@ const float kVerifyAgreementShare = 0.5f;
 const float kVerifyProbe = 1.9073486e-6f; // 2^-19
 // Two first passes, from the start probed either way, and the checking pass.
 const int kVerifyPasses = 3;
+
+// A vertex whose error bound (integrate.glsl) is over its tolerance is solved again
+// at a tolerance that scales that bound to this share of it.
+const float kResolveTarget = 0.5f;
 
 // The length over which a bi-Laplacian Kelvinlet's field changes, in ε: its core is
 // half as wide as the other profiles' (fieldLength in kernel_tools.cpp, stepLimit).
@@ -143,4 +147,5 @@ struct VertexResult {
     uint rejectedSteps;
     uint evaluations; // right-hand-side evaluations
     float volumeChange; // J = det(∂x/∂x0) of the end map, when computeVolumeChange; else 1
+    float errorBound;   // voxels: the pass's error estimates, each carried to the end by exp(∫μ)
 };

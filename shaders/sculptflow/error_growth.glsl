@@ -1,0 +1,53 @@
+// How fast the flow stretches an error: the logarithmic norm of the field's
+// Jacobian, μ = λmax((J + Jᵀ)/2). Two solutions of dx/ds = v separated by e grow
+// apart no faster than d|e|/ds ≤ μ·|e| (Dahlquist), so an error committed at s
+// reaches the end at most exp(∫ μ) as large; a rotation, however fast, stretches
+// nothing (its J is skew). integratePass carries that bound along each vertex's
+// path (docs/solver.md, "The error bound"). Needs field.glsl.
+
+// The largest eigenvalue of the symmetric S (the trigonometric closed form).
+float largestEigenvalue(mat3 S) {
+    float offDiagonal = S[0][1] * S[0][1] + S[0][2] * S[0][2] + S[1][2] * S[1][2];
+    float mean = (S[0][0] + S[1][1] + S[2][2]) / 3.0f;
+    float spread = (S[0][0] - mean) * (S[0][0] - mean) + (S[1][1] - mean) * (S[1][1] - mean)
+                 + (S[2][2] - mean) * (S[2][2] - mean) + 2.0f * offDiagonal;
+    if (!(spread > 0.0f)) return mean;
+    float p = sqrt(spread / 6.0f);
+    float cosine = determinant((S - mean * mat3(1.0f)) / p) * 0.5f;
+    return mean + 2.0f * p * cos(acos(clamp(cosine, -1.0f, 1.0f)) / 3.0f);
+}
+
+// (a bᵀ + b aᵀ)/2.
+mat3 symmetricOuter(vec3 a, vec3 b) {
+    return 0.5f * (outerProduct(a, b) + outerProduct(b, a));
+}
+
+// μ of the summed field at x, s, with the truncated affine tools of activeMask.
+// A Kelvinlet's J from its radial coefficients c = (A, B, φ) and their slopes
+// (field.glsl): its symmetric part is (A'/ρ + B)·sym(f Rᵀ) − aφ'/ρ·sym((F×R) Rᵀ)
+// + ((R·f)B'/ρ + Gφ'/ρ)·R Rᵀ + ((R·f)B + Gφ)·I (the twist's aφF is skew). An affine
+// tool's is λI; an affine flow's w·λI + sym(u ∇wᵀ), u its affine field.
+float logarithmicNorm(vec3 x, float s, uint activeMask) {
+    mat3 S = mat3(0.0f);
+    for (int i = 0; i < toolCount; ++i) {
+        vec3 R = toolOffset(i, x, s);
+        if (toolIsAffine(i)) {
+            if ((activeMask & (1u << uint(i))) != 0u) S += tools[i].logScale * mat3(1.0f);
+        } else if (toolIsAffineFlow(i)) {
+            float dist = length(R);
+            S += (tools[i].logScale * falloffWeight(i, dist)) * mat3(1.0f);
+            if (dist > 0.0f) S += symmetricOuter(affineVelocity(i, R), (falloffWeightSlope(i, dist) / dist) * R);
+        } else {
+            vec3 slope;
+            vec3 c = kelvinletCoefficients(i, dot(R, R), slope);
+            vec3 f = tools[i].grabLoad;
+            float rf = dot(R, f);
+            float scale = tools[i].kelvinScale * tools[i].scaleLoad;
+            S += (slope.x + c.y) * symmetricOuter(f, R)
+               - (tools[i].kelvinA * slope.z) * symmetricOuter(cross(tools[i].twistLoad, R), R)
+               + (rf * slope.y + scale * slope.z) * outerProduct(R, R)
+               + (rf * c.y + scale * c.z) * mat3(1.0f);
+        }
+    }
+    return largestEigenvalue(S);
+}
