@@ -177,6 +177,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
                 r.evaluations = 0u;
                 r.volumeChange = 1.0f;
                 r.errorBound = 0.0f;
+                r.estimateSum = 0.0f;
                 if (writeCulled) writeVertex(v, r);
                 if (!sortedBlocks) vertexBins[v] = kCulledBin;
             } else if (sortedBlocks) {

@@ -205,7 +205,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.solverMaxIterations = options.maxIterations;
     k.computeVolumeChange = options.volumeChange;
     k.solverVerify = options.verify;
-    k.settings.verifyTolerance = float(kernel::kVerifyAgreementShare * options.tolerance);
+    k.settings.requestedTolerance = float(options.tolerance);
     if (options.volumeChange) {
         const bool truncated = std::any_of(move.tools.begin(), move.tools.end(),
                                            [](const ToolMotion& m) { return m.kind == ToolKind::Affine; });

@@ -81,13 +81,15 @@ std::string methodNameList(bool adaptiveOnly) {
 
 // An attempt costs its evaluations, and one more for the next k1 unless it is FSAL;
 // verify runs kVerifyPasses − 1 first passes and a checking pass of twice the
-// attempts (integrate.glsl).
+// attempts, and a method with an error bound without it a second pass of twice
+// the attempts where that bound is over tol (integrate.glsl).
 long worstCaseEvaluations(const SolverOptions& options, int segments) {
     const kernel::MethodTraits traits = methodTraits(options.method);
     const int stages = traits.evaluations + (traits.fsal ? 0 : 1);
     const long first = long(options.maxIterations) * stages + 4L * segments;
-    const long checking = 2L * options.maxIterations * stages + 4L * segments;
-    return options.verify ? (kernel::kVerifyPasses - 1) * first + checking : first;
+    const long second = 2L * options.maxIterations * stages + 4L * segments;
+    if (options.verify) return (kernel::kVerifyPasses - 1) * first + second;
+    return traits.errorBound ? first + second : first;
 }
 
 } // namespace sculptflow

@@ -324,7 +324,7 @@ TEST_F(Hostile, NonFiniteRawKernelParametersOnCpu) {
         SF_RAW_FIELD(settings.h0), SF_RAW_FIELD(settings.hMin), SF_RAW_FIELD(settings.hMax),
         SF_RAW_FIELD(settings.safety), SF_RAW_FIELD(settings.shrinkMin), SF_RAW_FIELD(settings.growMax),
         SF_RAW_FIELD(settings.stepLimitFloor), SF_RAW_FIELD(settings.stepLimitScale),
-        SF_RAW_FIELD(settings.verifyTolerance), SF_RAW_FIELD(settings.stepLimitTravel)};
+        SF_RAW_FIELD(settings.requestedTolerance), SF_RAW_FIELD(settings.stepLimitTravel)};
     const float inf = std::numeric_limits<float>::infinity();
     const float values[] = {std::numeric_limits<float>::quiet_NaN(), inf, -inf};
     const std::pair<const char*, Move> moves[] = {

@@ -43,7 +43,9 @@ TEST(MethodTable, WorstCaseEvaluationsFollowTheStages) {
         {Method::Rk4, 4}, {Method::Rk4Double, 11}, {Method::Bs32, 3}, {Method::Dp45, 6}, {Method::Tsit5, 6}};
     for (auto [method, perAttempt] : stages) {
         o.method = method;
-        EXPECT_EQ(worstCaseEvaluations(o, 2), 10 * perAttempt + 8) << methodName(method);
+        // A method with an error bound may solve a vertex again, with twice the attempts.
+        const long passes = methodTraits(method).errorBound ? 3 : 1;
+        EXPECT_EQ(worstCaseEvaluations(o, 2), passes * 10 * perAttempt + (passes == 1 ? 8 : 16)) << methodName(method);
     }
 }
 

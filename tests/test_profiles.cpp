@@ -261,7 +261,8 @@ protected:
             const std::string label = what + " " + std::string(methodName(method));
             EXPECT_LE(cpuError, options.tolerance) << label;
             EXPECT_LE(gpuError, options.tolerance) << label;
-            EXPECT_EQ(flagged, 0u) << label;
+            // What the error bound cannot certify is flagged: at most 1% (issue 44).
+            EXPECT_LE(100 * flagged, start.size()) << label;
             EXPECT_GT(moved, 10.0) << label << ": the stroke must move the vertices";
             std::printf("[ shapes ] %-40s max error CPU %.3g GPU %.3g voxel, %.1f evaluations a vertex, %zu flagged\n",
                         label.c_str(), cpuError, gpuError, cpu.report.meanEvaluations(), flagged);

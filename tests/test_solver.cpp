@@ -37,8 +37,10 @@ TEST(Solver, FsalMethodsPayTheirStagesPerAttempt) {
         uint32_t perAttempt = method == Method::Bs32 ? 3 : 6;
         for (const VertexStatistics& st : sol.statistics) {
             if (st.flags != 0) continue;
-            // One evaluation for the first k1, then only the new stages.
-            EXPECT_EQ(st.evaluations, 1 + perAttempt * (st.acceptedSteps + st.rejectedSteps));
+            // One evaluation for each pass's first k1 (a second pass where the error
+            // bound is over tol), then only the new stages.
+            const uint32_t firstStages = st.evaluations - perAttempt * (st.acceptedSteps + st.rejectedSteps);
+            EXPECT_TRUE(firstStages == 1 || firstStages == 2) << st.evaluations;
         }
         EXPECT_EQ(sol.report.iterationCap, 0u);
     }
@@ -63,11 +65,14 @@ TEST(Solver, HostileFieldEndsWithinTheBudget) {
         options.maxIterations = 40;
         CpuSolution sol = solveOnCpu(move, points, options);
         long bound = worstCaseEvaluations(options);
-        EXPECT_EQ(bound, 40L * (method == Method::Rk4Double ? 11 : method == Method::Bs32 ? 3 : 6) + 4);
+        // The first pass, and (but bs32, which has no error bound) a second of twice the
+        // attempts where the error bound is over tol.
+        const long passes = method == Method::Bs32 ? 1 : 3;
+        EXPECT_EQ(bound, passes * 40L * (method == Method::Rk4Double ? 11 : method == Method::Bs32 ? 3 : 6) + 4 * (passes == 1 ? 1 : 2));
         for (size_t i = 0; i < points.size(); ++i) {
             const VertexStatistics& st = sol.statistics[i];
             EXPECT_LE(long(st.evaluations), bound);
-            EXPECT_LE(st.acceptedSteps + st.rejectedSteps, 40u);
+            EXPECT_LE(st.acceptedSteps + st.rejectedSteps, 3 * 40u);
             EXPECT_NE(st.flags & (kernel::kFlagIterationCap | kernel::kFlagMinStepClamped |
                                   kernel::kFlagNonFinite), 0u)
                 << "vertex " << i << " ended unflagged";

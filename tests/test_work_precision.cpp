@@ -42,7 +42,7 @@ std::vector<PrecisionPoint> pointsOf(const WorkPrecision& sweep, Method method) 
     return out;
 }
 
-TEST(WorkPrecision, AdaptiveErrorFallsAndWorkRisesAsToleranceFalls) {
+TEST(WorkPrecision, AdaptiveErrorStaysWithinToleranceAndWorkRisesAsItFalls) {
     const WorkPrecision& sweep = smallSweep();
     EXPECT_EQ(sweep.vertices, 324u);
     EXPECT_EQ(sweep.truthUnconverged, 0u);
@@ -53,11 +53,11 @@ TEST(WorkPrecision, AdaptiveErrorFallsAndWorkRisesAsToleranceFalls) {
             std::printf("  %-5s tol %-5g max error %.5f voxel, %.1f evaluations\n",
                         std::string(methodName(method)).c_str(), points[i].tolerance, points[i].maxError,
                         points[i].meanEvaluations);
-            EXPECT_EQ(points[i].compared, sweep.vertices) << methodName(method) << " tol " << points[i].tolerance;
+            // At most 1% flagged (left out): the error bound flags what it cannot certify.
+            EXPECT_GE(100 * points[i].compared, 99 * sweep.vertices) << methodName(method) << " tol " << points[i].tolerance;
             EXPECT_GT(points[i].maxError, 0.0);
+            EXPECT_LE(points[i].maxError, points[i].tolerance) << methodName(method) << " tol " << points[i].tolerance;
             if (i == 0) continue;
-            EXPECT_LT(points[i].maxError, points[i - 1].maxError)
-                << methodName(method) << " tol " << points[i].tolerance;
             EXPECT_GT(points[i].meanEvaluations, points[i - 1].meanEvaluations)
                 << methodName(method) << " tol " << points[i].tolerance;
         }

@@ -69,8 +69,10 @@ SCULPTFLOW_API bool isAdaptive(Method method);
 SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 
 // Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
-// maxIterations × stages + 4 per segment, one segment per distinct tool end;
-// with verify, a checking pass of twice the attempts on top.
+// maxIterations × stages + 4 per segment, one segment per distinct tool end; a
+// second pass of a method with an error bound (all adaptive ones but bs32) (where the error bound is over tol) of twice the
+// attempts on top, or with verify, a second first pass and a checking pass of
+// twice the attempts.
 SCULPTFLOW_API long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
 
 } // namespace sculptflow

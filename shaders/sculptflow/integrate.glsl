@@ -42,6 +42,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     result.evaluations = 0u;
     result.volumeChange = 1.0f;
     result.errorBound = 0.0f;
+    result.estimateSum = 0.0f;
     if (!allFinite(x0)) {
         result.flags = kFlagNonFinite;
         return result;
@@ -75,7 +76,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     // The error bound (error_growth.glsl): what the accepted steps' errors grow to
     // by s, each step's own added once μ at its end is known (the next attempt's
     // top), the growth over a step taken at the larger μ of its two ends.
-    bool bounds = method.adaptive && !solverVerify;
+    bool bounds = method.errorBound && !solverVerify;
     bool growthStale = bounds;
     float growthRate = 0.0f;
     float pendingError = 0.0f;
@@ -116,6 +117,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             if (kink.error > 0.0f) kinkCrossings += 1u;
             pendingError = error + kink.error;
             pendingStep = hStep;
+            result.estimateSum += pendingError;
             growthStale = bounds;
             if (computeVolumeChange && breakpoints && reachesEnd) {
                 jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
@@ -207,7 +209,7 @@ vec3 probedStart(vec3 x0, float side) {
 // tighter tolerance and half the steps. Where its final error is at most 2/3 of a
 // first pass's it is within 2·|first − checking| of the exact end, so the vertex
 // is flagged UNVERIFIED where either first pass ends more than
-// settings.verifyTolerance (tol/2) from it. Two first passes, not one: where the
+// kVerifyAgreementShare of the requested tolerance (tol/2) from it. Two first passes, not one: where the
 // flow stretches the passes' errors they end up of a size and in directions that
 // no step controls, and one of them can land within tol/2 of the checking pass by
 // chance while both are over tol (docs/accuracy-sweep.md, "The travel bound and
@@ -230,19 +232,20 @@ VertexResult integrateVertex(vec3 x0) {
         bool checking = solverVerify && pass == passes - 1;
         bool resolving = !solverVerify && pass == 1;
         vec3 start = checking || !solverVerify ? x0 : probedStart(x0, pass == 0 ? 1.0f : -1.0f);
-        result = integratePass(start, checking ? checkingPass() : resolving ? resolvePass(first.errorBound) : firstPass());
+        result = integratePass(start, checking ? checkingPass() : resolving ? resolvePass(first) : firstPass());
         if (pass == 0) {
             first = result;
             if ((first.flags & (kFlagCulled | kFlagNonFinite)) != 0u) {
                 first.position = x0; // not moved, or (non-finite) the input
                 return first;
             }
-            if (!solverVerify && (first.errorBound <= settings.tolerance || first.flags != 0u)) return first;
+            bool certified = !methodTraits(solverMethod).errorBound || first.errorBound <= settings.requestedTolerance;
+            if (!solverVerify && (certified || first.flags != 0u)) return first;
         } else if (resolving) {
             result.acceptedSteps += first.acceptedSteps;
             result.rejectedSteps += first.rejectedSteps;
             result.evaluations += first.evaluations;
-            if ((result.flags & kFlagNonFinite) == 0u && !(result.errorBound <= settings.tolerance))
+            if ((result.flags & kFlagNonFinite) == 0u && !(result.errorBound <= settings.requestedTolerance))
                 result.flags |= kFlagUnverified;
             return result;
         } else if (!checking) {
@@ -262,8 +265,9 @@ VertexResult integrateVertex(vec3 x0) {
     result.acceptedSteps += first.acceptedSteps;
     result.rejectedSteps += first.rejectedSteps;
     result.evaluations += first.evaluations;
-    bool agree = distance(first.position, result.position) <= settings.verifyTolerance
-              && distance(otherSide, result.position) <= settings.verifyTolerance; // false for NaN
+    float agreement = kVerifyAgreementShare * settings.requestedTolerance;
+    bool agree = distance(first.position, result.position) <= agreement
+              && distance(otherSide, result.position) <= agreement; // false for NaN
     if ((result.flags & kFlagNonFinite) == 0u && !agree) result.flags |= kFlagUnverified;
     return result;
 }
@@ -282,6 +286,7 @@ VertexResult integrateMaskedVertex(vec3 x0, float m) {
         frozen.evaluations = 0u;
         frozen.volumeChange = 1.0f;
         frozen.errorBound = 0.0f;
+        frozen.estimateSum = 0.0f;
         return frozen;
     }
     VertexResult result = integrateVertex(x0);

@@ -62,7 +62,7 @@ const float kVerifyProbe = 1.9073486e-6f; // 2^-19
 const int kVerifyPasses = 3;
 
 // A vertex whose error bound (integrate.glsl) is over its tolerance is solved again
-// at a tolerance that scales that bound to this share of it.
+// at a tolerance that aims the bound at this share of it (resolvePass).
 const float kResolveTarget = 0.5f;
 
 // The length over which a bi-Laplacian Kelvinlet's field changes, in ε: its core is
@@ -122,7 +122,7 @@ struct SolverSettings {
     int fixedSteps;  // kMethodRk4: steps per segment
     float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
     float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²)) (stepLimit)
-    float verifyTolerance;   // solverVerify: each first pass and the checking pass may differ by this much (voxels)
+    float requestedTolerance; // voxels, before the method's calibration: what the error bound and solverVerify hold a vertex to
     float stepLimitTravel;   // a vertex moves at most this many field lengths against a Kelvinlet a step (stepLimit)
 };
 
@@ -148,4 +148,5 @@ struct VertexResult {
     uint evaluations; // right-hand-side evaluations
     float volumeChange; // J = det(∂x/∂x0) of the end map, when computeVolumeChange; else 1
     float errorBound;   // voxels: the pass's error estimates, each carried to the end by exp(∫μ)
+    float estimateSum;  // voxels: the same estimates, summed as they are
 };
