@@ -1,6 +1,7 @@
 // Validation and names for the solver's options.
 #include "solver_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -77,6 +78,17 @@ std::string methodNameList(bool adaptiveOnly) {
         list += methodName(methods[i]);
     }
     return list;
+}
+
+namespace {
+constexpr double kDefaultTolerance = SolverOptions{}.tolerance;
+} // namespace
+
+int plannedAttempts(Method method, double tolerance, int atDefault) {
+    const kernel::MethodTraits traits = methodTraits(method);
+    if (!traits.adaptive || !(tolerance > 0.0) || tolerance >= kDefaultTolerance) return atDefault;
+    const double growth = std::pow(kDefaultTolerance / tolerance, 1.0 / traits.estimateOrder);
+    return int(std::min(double(1 << 16), std::ceil(atDefault * growth)));
 }
 
 // An attempt costs its evaluations, and one more for the next k1 unless it is FSAL;

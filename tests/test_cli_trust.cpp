@@ -185,6 +185,33 @@ TEST(CliTrust, Rk4StepsSetTheEvaluations) {
     EXPECT_EQ(meanEvaluations("100"), 400.0); // past the default budget of 64 attempts
 }
 
+// Issue 44: at a tight tolerance the attempt budget is planned from it, so the
+// vertices are solved, not capped; a budget given by hand that caps most of them is
+// said on stderr with what to change, and is an error under --strict.
+TEST(CliTrust, TightTolerancesGetTheAttemptsTheyNeedAndFlagsAreSaid) {
+    ScratchDir dir;
+    const auto stats = dir / "stats.json";
+    const std::vector<std::string> tight = {"deform", "--backend", "cpu", "--built-in", "sphere", "--tol", "0.01",
+                                            "--stats", stats.string()};
+    const Outcome planned = cli(tight);
+    EXPECT_EQ(planned.status, 0) << planned.errors;
+    EXPECT_EQ(readJson(stats)["flags"]["iteration_cap"], 0); // 6,628 of 10,242 with 64 attempts
+    EXPECT_FALSE(has(planned.errors, "flagged")) << planned.errors;
+
+    std::vector<std::string> capped = tight;
+    capped.insert(capped.end(), {"--max-attempts", "64"});
+    const Outcome warned = cli(capped);
+    EXPECT_EQ(warned.status, 0) << warned.errors;
+    EXPECT_GT(readJson(stats)["flags"]["iteration_cap"].get<int>(), 1000);
+    for (const char* part : {"are flagged", "at the attempt cap", "--max-attempts, now 64"})
+        EXPECT_TRUE(has(warned.errors, part)) << part << ": " << warned.errors;
+
+    capped.push_back("--strict");
+    const Outcome strict = cli(capped);
+    EXPECT_EQ(strict.status, 1);
+    EXPECT_TRUE(has(strict.errors, "an error under --strict")) << strict.errors;
+}
+
 TEST(CliTrust, TuneParamsTakeFixedStepsForRk4Only) {
     ScratchDir dir;
     const auto params = dir / "params.json";

@@ -68,6 +68,13 @@ SCULPTFLOW_API bool isAdaptive(Method method);
 // Their names for messages: "rk4, rk4dbl, bs32 or dp45".
 SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 
+// The attempts a pass of `method` needs at `tolerance`, from `atDefault` at the
+// default tolerance (0.1 voxel) and looser: a step's estimate per unit step grows as
+// h^q, so the steps a pass takes grow as (0.1/tol)^(1/q) (q the method's estimate
+// order; bs32 at 0.01: 64 → 203). For SolverOptions::maxIterations: a pipeline's
+// budget is fixed when it is built, so a caller picks it once per tolerance.
+SCULPTFLOW_API int plannedAttempts(Method method, double tolerance, int atDefault = 64);
+
 // Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
 // maxIterations × stages + 4 per segment, one segment per distinct tool end; a
 // second pass of a method with an error bound (all adaptive ones but bs32) (where the error bound is over tol) of twice the

@@ -12,6 +12,7 @@
 #include "commands.hpp"
 #include "deform_pipeline.hpp"
 #include "error.hpp"
+#include "flag_warning.hpp"
 #include "number_checks.hpp"
 #include "json_output.hpp"
 #include "move_inputs.hpp"
@@ -145,7 +146,11 @@ void runDeform(const DeformArgs& args) {
     const bool gpu = args.backend == "gpu";
     DeformResult result = gpu ? deformOnGpu(in, options, args.inputs) : deformOnCpu(in, options, args.threads);
     // Before any output: under --strict an unchanged mesh is not written.
-    warnIfAllCulled(in, integratedVertices(result.solution.statistics), args.inputs.strict);
+    const size_t integrated = integratedVertices(result.solution.statistics);
+    warnIfAllCulled(in, integrated, args.inputs.strict);
+    size_t flagged = 0;
+    for (const VertexStatistics& st : result.solution.statistics) flagged += (st.flags & ~kVertexCulled) != 0;
+    reportFlaggedShare(result.solution.report, flagged, integrated, options, args.inputs.strict);
     printSummary(in, args, result);
     if (args.verbose && gpu) {
         const nlohmann::json& g = result.gpuSetup;

@@ -79,6 +79,10 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
                      "Unit warnings are errors (exit 1 before any work): a stroke without voxel_size, a tool "
                      "that never reaches the mesh, a mesh and a tool whose sizes differ by over 1000 times, a "
                      "tool radius under 0.5 or over 100,000 voxels");
+    command.add_option("--max-attempts", args.maxAttempts,
+                       "Attempts a vertex's pass may make (spec §4's max_iterations); default: 64 at --tol 0.1 "
+                       "and looser, more for tighter ones as the steps they need grow")
+        ->check(CLI::Range(1, 1 << 16));
     command.add_option("--pipeline-cache", args.pipelineCache,
                        "Keep the GPU's compiled pipelines in this file between runs (a bad or foreign file "
                        "is ignored with a warning)");
@@ -155,6 +159,7 @@ SolverOptions methodOptions(const std::string& method, double tolerance, std::op
     if (!parsed) throw Error("--method " + method + ": expected " + methodNameList());
     options.method = *parsed;
     options.tolerance = tolerance;
+    options.maxIterations = in.maxAttempts ? *in.maxAttempts : plannedAttempts(options.method, tolerance);
     if (options.method == Method::Rk4 && !steps)
         throw Error("--method rk4 takes fixed steps without error control, so --tol cannot hold it: give "
                     "--steps N (N fixed steps over the move), or use an adaptive method held to --tol: " +
@@ -199,6 +204,7 @@ void applyShapeOptions(Stroke& stroke, const MoveInputArgs& args) {
 
 MoveInputs loadMoveInputs(const MoveInputArgs& args) {
     MoveInputs in;
+    in.maxAttempts = args.maxAttempts;
     StrokeReadOptions readOptions;
     if (args.voxelSize) readOptions.binVoxelSize = *args.voxelSize;
     if (!args.kind.empty()) readOptions.kindOverride = parseToolKind(args.kind);

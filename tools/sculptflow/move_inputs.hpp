@@ -39,7 +39,8 @@ struct MoveInputArgs {
     std::optional<std::string> symmetryAxes;   // "x", "xz", … or "none"; unset: the stroke's
     std::optional<std::string> symmetryOrigin; // "X,Y,Z", world units; unset: the stroke's
 
-    bool strict = false; // --strict: unit warnings (unit_checks.hpp) are errors
+    bool strict = false; // --strict: unit warnings (unit_checks.hpp) and flagged vertices are errors
+    std::optional<int> maxAttempts; // --max-attempts; unset: plannedAttempts for the method and --tol
 };
 
 // A likely unit mistake in the inputs (unit_checks.hpp).
@@ -94,6 +95,7 @@ struct MoveInputs {
     std::vector<float> mask;         // one value a vertex, or empty
     std::string maskSource;          // where the mask came from, for the summary; empty: none
     std::vector<UnitWarning> warnings; // printed to stderr as loaded (errors under --strict)
+    std::optional<int> maxAttempts;  // --max-attempts
 
     MoveRun run() const { return {mode, segments, voxels, mask}; }
 };
@@ -101,7 +103,8 @@ struct MoveInputs {
 // The solver options of --method, --tol and --steps for these inputs. rk4 takes
 // fixed steps without error control, so --tol cannot hold it: it is refused
 // without --steps, and --steps is refused for the adaptive methods. Its attempt
-// budget grows to fit the steps (one set a tool end). Throws sculptflow::Error.
+// budget grows to fit the steps (one set a tool end); an adaptive method's is
+// --max-attempts, or planned from --tol (plannedAttempts). Throws sculptflow::Error.
 SolverOptions methodOptions(const std::string& method, double tolerance, std::optional<int> steps,
                             const MoveInputs& in);
 

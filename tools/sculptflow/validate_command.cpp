@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "flag_warning.hpp"
 #include "number_checks.hpp"
 #include "json_output.hpp"
 #include "gpu_solver.hpp"
@@ -184,6 +185,8 @@ void runValidate(const ValidateArgs& args) {
         writeJsonFile(json, args.jsonPath);
         std::printf("wrote %s\n", args.jsonPath.c_str());
     }
+    // After the report and its JSON, which hold the figures: under --strict the flags fail the run.
+    reportFlaggedShare(report.gpu, report.truth.flagged, report.truth.inReach, options, args.inputs.strict);
     if (!report.passed()) throw CLI::RuntimeError(1);
 }
 

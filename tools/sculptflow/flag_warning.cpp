@@ -1,0 +1,33 @@
+#include "flag_warning.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "error.hpp"
+
+namespace sculptflow::cli {
+
+void reportFlaggedShare(const SolveReport& report, size_t flagged, size_t inReach, const SolverOptions& options,
+                        bool strict) {
+    if (inReach == 0 || double(flagged) <= kFlaggedShareWarning * double(inReach)) return;
+    char share[32];
+    std::snprintf(share, sizeof share, "%.1f%%", 100.0 * double(flagged) / double(inReach));
+    std::string what;
+    auto add = [&](size_t count, const std::string& flag, const std::string& change) {
+        if (count == 0) return;
+        what += (what.empty() ? "" : "; ") + std::to_string(count) + " " + flag + " (" + change + ")";
+    };
+    add(report.iterationCap, "at the attempt cap",
+        "raise --max-attempts, now " + std::to_string(options.maxIterations) + ", or loosen --tol");
+    add(report.minStepClamped, "clamped at h_min", "loosen --tol: steps this short meet float rounding");
+    add(report.unverified, "not certified within tol",
+        options.verify ? "the passes differ by over tol/2; loosen --tol" : "the flow stretches their errors past "
+                                                                          "tol; loosen --tol, or try --method dp45");
+    add(report.nonFinite, "not finite", "the input or the field is not finite there");
+    const std::string message = std::to_string(flagged) + " of " + std::to_string(inReach) + " vertices in reach (" +
+                                share + ") are flagged, so not held to --tol: " + what;
+    if (strict) throw Error(message + " (an error under --strict)");
+    std::fprintf(stderr, "sculptflow: warning: %s\n", message.c_str());
+}
+
+} // namespace sculptflow::cli
