@@ -122,6 +122,7 @@ SolverOptions solverOptions(const SfMethod& method, double tolerance) {
     SolverOptions options;
     options.method = kMethods[enumIn<uint32_t>(rawValue(method), std::size(kMethods), "method")];
     if (tolerance != 0.0) options.tolerance = tolerance;
+    options.maxIterations = plannedAttempts(options.method, options.tolerance); // as the CLI's
     checked([&] { validateSolverOptions(options); });
     return options;
 }

@@ -176,7 +176,7 @@ typedef struct SfSolveInfo {
     const float* positions; /* vertexCount × xyz, voxels, tightly packed */
     const float* mask;      /* NULL, or vertexCount values in [0, 1] */
     SfMethod method;
-    double tolerance; /* voxels over the move; 0: 0.1 */
+    double tolerance; /* voxels over the move; 0: 0.1. The attempt budget is planned from it */
 } SfSolveInfo;
 
 /* Writes vertexCount × xyz moved positions (voxels) to `moved`, which must hold
@@ -201,7 +201,7 @@ typedef struct SfLiveMoveCreateInfo {
     const uint32_t* triangles; /* 3 × triangleCount indices, read here; needed with normals */
     uint32_t triangleCount;
     SfMethod method;
-    double tolerance; /* voxels over the move; 0: 0.1 */
+    double tolerance; /* voxels over the move; 0: 0.1. The attempt budget is planned from it */
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
