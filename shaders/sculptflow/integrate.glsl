@@ -219,10 +219,11 @@ vec3 probedStart(vec3 x0, float side) {
 // (lavapipe took twice as long to build each pipeline with two).
 //
 // Without solverVerify a vertex is solved once, and again where the first pass's
-// error bound (its estimates carried to the end by the flow's stretch) is over its
-// tolerance: the second pass works to a tolerance scaled by that bound
+// error bound (its estimates carried to the end by the flow's stretch) is over the
+// requested tolerance: the second pass is aimed at the stretch the first measured
 // (resolvePass), and where its own bound is still over, the vertex is flagged
-// UNVERIFIED. A flagged first pass (the attempt cap, h_min) is not solved again.
+// UNVERIFIED. A flagged first pass (the attempt cap, h_min) is not solved again,
+// nor is a vertex of a method without a bound (bs32: methods.glsl).
 VertexResult integrateVertex(vec3 x0) {
     VertexResult first;  // the first passes' flags and work, and the first one's end
     VertexResult result;
