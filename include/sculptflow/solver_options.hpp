@@ -76,10 +76,10 @@ SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 SCULPTFLOW_API int plannedAttempts(Method method, double tolerance, int atDefault = 64);
 
 // Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
-// maxIterations × stages + 4 per segment, one segment per distinct tool end; a
-// second pass of a method with an error bound (all adaptive ones but bs32) (where the error bound is over tol) of twice the
-// attempts on top, or with verify, a second first pass and a checking pass of
-// twice the attempts.
+// maxIterations × stages + 4 per segment, one segment per distinct tool end. On
+// top: for a method with an error bound (every adaptive one but bs32), a second
+// pass of twice the attempts where that bound is over tol; with verify instead, a
+// second first pass and a checking pass of twice the attempts.
 SCULPTFLOW_API long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
 
 } // namespace sculptflow

@@ -228,7 +228,7 @@ VertexResult integrateVertex(vec3 x0) {
     VertexResult first;  // the first passes' flags and work, and the first one's end
     VertexResult result;
     vec3 otherSide = x0; // the second first pass's end
-    int passes = solverVerify ? kVerifyPasses : 2;
+    int passes = solverVerify ? kVerifyPasses : methodTraits(solverMethod).errorBound ? 2 : 1;
     for (int pass = 0; pass < passes; ++pass) {
         bool checking = solverVerify && pass == passes - 1;
         bool resolving = !solverVerify && pass == 1;
@@ -240,8 +240,7 @@ VertexResult integrateVertex(vec3 x0) {
                 first.position = x0; // not moved, or (non-finite) the input
                 return first;
             }
-            bool certified = !methodTraits(solverMethod).errorBound || first.errorBound <= settings.requestedTolerance;
-            if (!solverVerify && (certified || first.flags != 0u)) return first;
+            if (!solverVerify && (first.errorBound <= settings.requestedTolerance || first.flags != 0u)) return first;
         } else if (resolving) {
             result.acceptedSteps += first.acceptedSteps;
             result.rejectedSteps += first.rejectedSteps;
