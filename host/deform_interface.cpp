@@ -58,6 +58,7 @@ void DeformInterface::write(const Context& context, VkDescriptorSet set, const D
     std::copy(buffers.scratch.begin(), buffers.scratch.end(), infos.begin() + kDeformScratchFirst);
     infos[kDeformMask] = orPlaceholder(buffers.mask);
     infos[kDeformVolumeChanges] = orPlaceholder(buffers.volumeChanges);
+    infos[kDeformCarriedBounds] = orPlaceholder(buffers.carriedBounds);
     std::array<VkWriteDescriptorSet, kDeformBindingCount> writes;
     for (uint32_t i = 0; i < kDeformBindingCount; ++i) {
         writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};

@@ -27,7 +27,7 @@ static_assert(sizeof(ToolBlock) == 96 * SF_MAX_TOOLS);
 // What the host and deform.comp mean by their pushes and passes: the shader's
 // interfaceVersion (specialization constant 14), raised with any change to that
 // meaning on both sides. 2: the list's solve is pass 0 with no vertex count pushed.
-constexpr uint32_t kDeformInterfaceVersion = 2;
+constexpr uint32_t kDeformInterfaceVersion = 3;
 constexpr uint32_t kDeformInterfaceVersionId = 14;
 
 // Throws sculptflow::Error, naming `shader`, unless the module declares the bindings
@@ -45,6 +45,7 @@ enum DeformBindingIndex : uint32_t {
     kDeformScratchFirst, // bins, active list, counters, vertex order, block spheres
     kDeformMask = kDeformScratchFirst + 5, // a value per vertex (a placeholder without a mask)
     kDeformVolumeChanges,                  // per-vertex volume changes (a placeholder unless computed)
+    kDeformCarriedBounds,                  // per-vertex error bounds (continuous mode; else a placeholder)
     kDeformBindingCount
 };
 constexpr std::array<HostBinding, kDeformBindingCount> kDeformBindings{{
@@ -59,6 +60,7 @@ constexpr std::array<HostBinding, kDeformBindingCount> kDeformBindings{{
     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "BlockSpheres"},
     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "MaskValues"},
     {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "VolumeChanges"},
+    {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "CarriedBounds"},
 }};
 
 // A descriptor pool's sizes for `sets` deform sets and `otherStorage` more storage
@@ -74,6 +76,7 @@ struct DeformBuffers {
     std::array<VkDescriptorBufferInfo, 5> scratch{}; // DeformScratch::buffers(): required
     VkDescriptorBufferInfo mask{};
     VkDescriptorBufferInfo volumeChanges{};
+    VkDescriptorBufferInfo carriedBounds{};
 };
 
 // What each front end of deform.comp owns once: the tool block, and the

@@ -143,12 +143,14 @@ VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& v
         uint32_t workgroupSize;
         uint32_t verticesPerLane;
         VkBool32 verify;
+        VkBool32 carryBound;
     } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
                 variant.toolCount,   variant.affineTools,   variant.pass,
                 variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE,
                 variant.flowTools,   variant.toolShapes,    variant.volumeChange ? VK_TRUE : VK_FALSE,
-                sizing_.workgroupSize, sizing_.verticesPerLane, variant.verify ? VK_TRUE : VK_FALSE};
-    const std::array<VkSpecializationMapEntry, 14> entries{{
+                sizing_.workgroupSize, sizing_.verticesPerLane, variant.verify ? VK_TRUE : VK_FALSE,
+                variant.carryBound ? VK_TRUE : VK_FALSE};
+    const std::array<VkSpecializationMapEntry, 15> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
@@ -163,6 +165,7 @@ VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& v
         {11, offsetof(decltype(constants), workgroupSize), sizeof(uint32_t)},
         {12, offsetof(decltype(constants), verticesPerLane), sizeof(uint32_t)},
         {13, offsetof(decltype(constants), verify), sizeof(VkBool32)},
+        {15, offsetof(decltype(constants), carryBound), sizeof(VkBool32)},
     }};
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
                                         &constants};

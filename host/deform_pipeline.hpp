@@ -37,6 +37,7 @@ struct DeformVariant {
     bool mask = false;         // binding 9 holds a mask value per vertex
     bool volumeChange = false; // binding 10 gets each vertex's volume change
     bool verify = false;       // a checking pass per vertex (solverVerify)
+    bool carryBound = false;   // binding 11 carries each vertex's error bound (continuous mode)
     auto operator<=>(const DeformVariant&) const = default;
 };
 

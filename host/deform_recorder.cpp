@@ -36,6 +36,7 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
         variant.method = DeformVariant{}.method;
         variant.maxIterations = DeformVariant{}.maxIterations;
         variant.verify = false;
+        variant.carryBound = false;
     }
     if (pass == kDeformPassScan || pass == kDeformPassScatter) {
         variant.toolCount = 1;
@@ -68,6 +69,7 @@ DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool 
     }
     variant.volumeChange = kernel.computeVolumeChange;
     variant.verify = kernel.solverVerify;
+    variant.carryBound = kernel.carryBound;
     return variant;
 }
 

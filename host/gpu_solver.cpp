@@ -107,6 +107,14 @@ const GpuBuffer& GpuMesh::Impl::volumeChangeBuffer(Context& context) {
     return volumeChanges;
 }
 
+const GpuBuffer& GpuMesh::Impl::carriedBoundBuffer(Context& context) {
+    if (!carriedBounds.handle())
+        carriedBounds = GpuBuffer(context, std::max<VkDeviceSize>(4 * vertexCount, 16),
+                                  VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT,
+                                  "per-vertex carried error bounds", BufferMemory::DeviceLocal);
+    return carriedBounds;
+}
+
 const GpuBuffer& GpuMesh::Impl::statisticsBuffer(Context& context) {
     if (!statistics.handle())
         statistics = GpuBuffer(context, std::max<VkDeviceSize>(16 * vertexCount, 16),
@@ -180,9 +188,9 @@ GpuRun GpuSolver::Impl::run(GpuMesh::Impl& mesh, const Move& move, const SolverO
 
 GpuRun GpuSolver::Impl::runContinuous(GpuMesh::Impl& mesh, std::span<const Move> segments,
                                       const SolverOptions& options, bool statistics) {
-    const SolverOptions perSegment = segmentOptions(options, segments.size());
     std::vector<kernel::Kernel> kernels;
-    for (const Move& segment : segments) kernels.push_back(makeKernel(segment, perSegment)); // all before any work
+    for (size_t k = 0; k < segments.size(); ++k) // all validated before any work
+        kernels.push_back(makeSegmentKernel(segments[k], options, k, segments.size()));
     statistics = statistics || options.volumeChange;
     GpuRun total;
     total.gpuMilliseconds = 0.0;
@@ -226,6 +234,7 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
     buffers.scratch = mesh.scratch.buffers();
     if (masked) buffers.mask = all(mesh.mask);
     if (kernel.computeVolumeChange) buffers.volumeChanges = all(mesh.volumeChangeBuffer(context));
+    if (kernel.carryBound) buffers.carriedBounds = all(mesh.carriedBoundBuffer(context));
     deform.write(context, descriptorSet, buffers);
 
     SF_VK_CHECK(ctx.vk.vkResetCommandBuffer(commands, 0));
@@ -236,6 +245,9 @@ GpuRun GpuSolver::Impl::submit(GpuMesh::Impl& mesh, kernel::Kernel kernel, bool 
         ctx.vk.vkCmdResetQueryPool(commands, timestamps, 0, 2);
         ctx.vk.vkCmdWriteTimestamp(commands, VK_PIPELINE_STAGE_TOP_OF_PIPE_BIT, timestamps, 0);
     }
+    // The first segment starts every vertex's bound at 0 (recordToolUpload's barrier orders the fill).
+    if (kernel.carryBound && !continuing)
+        ctx.vk.vkCmdFillBuffer(commands, mesh.carriedBounds.handle(), 0, VK_WHOLE_SIZE, 0);
     deform.recordToolUpload(commands, context, kernel);
     const DeformBinding binding{descriptorSet, {0, 0, 0, 3, 0, 3, 0, 1}, masked};
     using OutputState = GpuMesh::Impl::OutputState;

@@ -14,6 +14,7 @@ struct GpuMesh::Impl {
     Impl(Context& context, std::span<const glm::vec3> positions, std::span<const float> maskValues);
     const GpuBuffer& statisticsBuffer(Context& context);
     const GpuBuffer& volumeChangeBuffer(Context& context);
+    const GpuBuffer& carriedBoundBuffer(Context& context);
     const GpuBuffer& workBuffer(Context& context);
     void setMask(Context& context, std::span<const float> values);
 
@@ -28,6 +29,7 @@ struct GpuMesh::Impl {
     GpuBuffer output;
     GpuBuffer statistics;
     GpuBuffer volumeChanges; // one float a vertex, once a run computes them
+    GpuBuffer carriedBounds; // continuous mode: each vertex's error bound so far (Kernel::carryBound)
     GpuBuffer mask; // one float a vertex; no buffer: no mask
     GpuBuffer work; // continuous mode: the last segment's output, read by the next
     DeformScratch scratch;

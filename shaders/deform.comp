@@ -43,8 +43,11 @@ layout(constant_id = 10) const bool computeVolumeChange = false;
 layout(constant_id = 13) const bool solverVerify = false; // a checking pass per vertex (integrate.glsl)
 // What the host and this file mean by their pushes and passes (kDeformInterfaceVersion,
 // host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
-// pushed). A hot-reloaded copy exported from another version is refused by it.
-layout(constant_id = 14) const int interfaceVersion = 2;
+// pushed; 3: binding 11 and carryBound). A hot-reloaded copy exported from another version is refused by it.
+layout(constant_id = 14) const int interfaceVersion = 3;
+// Binding 11 holds each vertex's error bound, read and replaced (continuous mode:
+// integrateVertex's `carried`, from one segment's dispatch to the next).
+layout(constant_id = 15) const bool carryBound = false;
 
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"
@@ -83,6 +86,7 @@ layout(std430, set = 0, binding = 7) readonly buffer VertexOrder { uint vertexOr
 layout(std430, set = 0, binding = 8) readonly buffer BlockSpheres { vec4 blockSpheres[]; };
 layout(std430, set = 0, binding = 9) readonly buffer MaskValues { float maskValues[]; };
 layout(std430, set = 0, binding = 10) writeonly buffer VolumeChanges { float volumeChanges[]; };
+layout(std430, set = 0, binding = 11) buffer CarriedBounds { float carriedBounds[]; };
 
 const uint kBinCount = 16u;
 // Passes 1 and 3: vertices per lane (over sorted blocks a quarter of a range's),
@@ -141,7 +145,9 @@ bool skipped(uint v, vec3 x0) {
 }
 
 void solveVertex(uint v) {
-    writeVertex(v, integrateMaskedVertex(readVertex(v), maskAt(v)));
+    VertexResult r = integrateMaskedVertex(readVertex(v), maskAt(v), carryBound ? carriedBounds[v] : 0.0f);
+    writeVertex(v, r);
+    if (carryBound) carriedBounds[v] = r.errorBound;
 }
 
 // Lanes of one SIMD group should need similar numbers of attempts: the work
@@ -178,6 +184,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
                 r.volumeChange = 1.0f;
                 r.errorBound = 0.0f;
                 r.estimateSum = 0.0f;
+                r.growth = 1.0f;
                 if (writeCulled) writeVertex(v, r);
                 if (!sortedBlocks) vertexBins[v] = kCulledBin;
             } else if (sortedBlocks) {

@@ -12,23 +12,29 @@
 
 namespace sculptflow {
 
-CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, std::span<const float> mask,
-                       const SolverOptions& options, unsigned threads) {
-    const kernel::Kernel prototype = makeKernel(move, options);
+namespace {
+
+// Every vertex through one kernel. `carried`: with kernel.carryBound, each vertex's
+// error bound, read and replaced (integrateVertex).
+CpuSolution solveWithKernel(const kernel::Kernel& prototype, std::span<const glm::vec3> start,
+                            std::span<const float> mask, std::span<float> carried, unsigned threads) {
     if (!mask.empty()) validateMask(mask, start.size(), "mask");
+    const bool volumeChange = prototype.computeVolumeChange;
     CpuSolution out;
     out.positions.resize(start.size());
     out.statistics.resize(start.size());
-    if (options.volumeChange) out.volumeChanges.resize(start.size());
+    if (volumeChange) out.volumeChanges.resize(start.size());
 
     auto solveRange = [&](size_t begin, size_t end) {
         kernel::Kernel k = prototype; // the kernel's member functions are not const
         for (size_t i = begin; i < end; ++i) {
-            kernel::VertexResult r = mask.empty() ? k.integrateVertex(start[i])
-                                                  : k.integrateMaskedVertex(start[i], mask[i]);
+            const float bound = prototype.carryBound ? carried[i] : 0.0f;
+            kernel::VertexResult r = mask.empty() ? k.integrateVertex(start[i], bound)
+                                                  : k.integrateMaskedVertex(start[i], mask[i], bound);
             out.positions[i] = r.position;
             out.statistics[i] = {r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations};
-            if (options.volumeChange) out.volumeChanges[i] = r.volumeChange;
+            if (volumeChange) out.volumeChanges[i] = r.volumeChange;
+            if (prototype.carryBound) carried[i] = r.errorBound;
         }
     };
 
@@ -46,6 +52,13 @@ CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, std::
     return out;
 }
 
+} // namespace
+
+CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, std::span<const float> mask,
+                       const SolverOptions& options, unsigned threads) {
+    return solveWithKernel(makeKernel(move, options), start, mask, {}, threads);
+}
+
 CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, const SolverOptions& options,
                        unsigned threads) {
     return solveOnCpu(move, start, {}, options, threads);
@@ -53,15 +66,17 @@ CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start, const
 
 CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const glm::vec3> start,
                                  std::span<const float> mask, const SolverOptions& options, unsigned threads) {
-    const SolverOptions perSegment = segmentOptions(options, segments.size());
-    for (const Move& segment : segments) makeKernel(segment, perSegment); // all validated before any work
+    std::vector<kernel::Kernel> kernels;
+    for (size_t k = 0; k < segments.size(); ++k) // all validated before any work
+        kernels.push_back(makeSegmentKernel(segments[k], options, k, segments.size()));
     if (!mask.empty()) validateMask(mask, start.size(), "mask");
     CpuSolution out;
     out.positions.assign(start.begin(), start.end());
     out.statistics.resize(start.size());
     if (options.volumeChange) out.volumeChanges.assign(start.size(), 1.0f);
-    for (const Move& segment : segments) {
-        CpuSolution step = solveOnCpu(segment, out.positions, mask, perSegment, threads);
+    std::vector<float> carried(start.size(), 0.0f); // each vertex's error bound so far
+    for (const kernel::Kernel& kernel : kernels) {
+        CpuSolution step = solveWithKernel(kernel, out.positions, mask, carried, threads);
         out.positions = std::move(step.positions);
         accumulateSegment(out.statistics, step.statistics);
         // The end map is the segments' maps in turn: its volume change is their product.

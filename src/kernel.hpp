@@ -47,6 +47,7 @@ struct Kernel {
     int solverMaxIterations = 64;
     bool computeVolumeChange = false; // a debug output: VertexResult::volumeChange
     bool solverVerify = false;        // a checking pass per vertex (integrate.glsl)
+    bool carryBound = false;          // continuous mode: each vertex's error bound in and out (makeSegmentKernel)
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
     bool toolIsAffine(int i) const { return tools[i].kind == kToolAffine; }

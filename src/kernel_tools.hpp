@@ -21,4 +21,12 @@ double controllerSafety(const SolverOptions& options);
 // Throws sculptflow::Error for invalid options or more than SF_MAX_TOOLS tools.
 kernel::Kernel makeKernel(const Move& move, const SolverOptions& options);
 
+// Segment `index` of a continuous solve of `count` segments held to
+// options.tolerance (the stroke's): makeKernel at segmentOptions, and, for a method
+// with an error bound, each vertex's bound carried in from the segments before
+// (Kernel::carryBound) and held to the share of the stroke's tolerance that the
+// segments so far may spend, (index + 1)/count of it (docs/solver.md, "The
+// error bound").
+kernel::Kernel makeSegmentKernel(const Move& segment, const SolverOptions& options, size_t index, size_t count);
+
 } // namespace sculptflow

@@ -347,7 +347,7 @@ TEST_F(Hostile, NonFiniteRawKernelParametersOnCpu) {
                     at(k) = value;
                     Solved out;
                     for (const glm::vec3& p : points) {
-                        kernel::VertexResult r = k.integrateVertex(p);
+                        kernel::VertexResult r = k.integrateVertex(p, 0.0f);
                         out.positions.push_back(r.position);
                         out.statistics.push_back({r.flags, r.acceptedSteps, r.rejectedSteps, r.evaluations});
                     }

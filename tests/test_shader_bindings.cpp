@@ -80,8 +80,8 @@ TEST(ShaderBindings, AShaderBindingOfAnotherTypeIsRefused) {
 
 TEST(ShaderBindings, AShaderBindingRenumberedIsRefused) {
     const std::string message = refusal(editedDeform("binding = 10) writeonly buffer VolumeChanges",
-                                                     "binding = 11) writeonly buffer VolumeChanges"));
-    EXPECT_TRUE(contains(message, "set 0 binding 11 (VolumeChanges): declared by the shader, but the host writes no "
+                                                     "binding = 12) writeonly buffer VolumeChanges"));
+    EXPECT_TRUE(contains(message, "set 0 binding 12 (VolumeChanges): declared by the shader, but the host writes no "
                                   "such binding"))
         << message;
     EXPECT_TRUE(contains(message, "set 0 binding 10 (VolumeChanges): the host writes it, but the shader does not "
@@ -119,11 +119,11 @@ TEST(ShaderBindings, AHostTableChangedOnItsSideIsRefused) {
     host = {kDeformBindings.begin(), kDeformBindings.end()};
     host.push_back({VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, "Extra"});
     EXPECT_TRUE(contains(refusal(k_deform_comp_spirv, host),
-                         "set 0 binding 11 (Extra): the host writes it, but the shader does not declare it"));
+                         "set 0 binding 12 (Extra): the host writes it, but the shader does not declare it"));
 
     host.resize(kDeformBindingCount - 1);
     EXPECT_TRUE(contains(refusal(k_deform_comp_spirv, host),
-                         "set 0 binding 10 (VolumeChanges): declared by the shader, but the host writes no such "
+                         "set 0 binding 11 (CarriedBounds): declared by the shader, but the host writes no such "
                          "binding"));
 }
 

@@ -115,7 +115,7 @@ TEST(Solver, NonFiniteToolParametersLoseNothing) {
     kernel::Kernel k = makeKernel(Move{{kelvinletMotion(100.0, {300.0, 0.0, 0.0})}}, SolverOptions{});
     k.tools[0].grabLoad.y = std::numeric_limits<float>::quiet_NaN();
     glm::vec3 x0(10.0f, 20.0f, 30.0f);
-    kernel::VertexResult r = k.integrateVertex(x0);
+    kernel::VertexResult r = k.integrateVertex(x0, 0.0f);
     EXPECT_EQ(r.position, x0);
     EXPECT_NE(r.flags & kernel::kFlagNonFinite, 0u);
     EXPECT_LE(long(r.evaluations), worstCaseEvaluations(SolverOptions{}));

@@ -133,7 +133,7 @@ TEST(Verify, TheProbeSeesWhatBothPassesShare) {
     EXPECT_LE(glm::distance(first.position, checking.position), kernel::kVerifyAgreementShare * k.settings.requestedTolerance)
         << "the passes from x0 disagree: the check alone flags this vertex";
 
-    const kernel::VertexResult probed = k.integrateVertex(voxels[v]);
+    const kernel::VertexResult probed = k.integrateVertex(voxels[v], 0.0f);
     EXPECT_NE(probed.flags & kernel::kFlagUnverified, 0u) << "the probe did not flag the vertex";
     EXPECT_TRUE(test::sameBits(probed.position, checking.position)) << "the result is the checking pass's, from x0";
 }

@@ -24,16 +24,17 @@ PassControl checkingPass() {
     return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare, 2 * solverMaxIterations);
 }
 
-// A vertex whose first pass's error bound is over the requested tolerance is solved
+// A vertex whose first pass's error bound is over what it may have is solved
 // again. The bound is its estimates stretched by the path, about A = bound / sum
 // of estimates, and stays so on a second path that ends as near; so the second pass
-// holds its estimates' sum, at most its tolerance, to kResolveTarget·tol/A. (Scaling
-// the first pass's tolerance instead would not do where step limits, not the
-// tolerance, set its steps: its estimates were already below it.) Its steps are
-// shorter, so it gets twice the attempts.
-PassControl resolvePass(VertexResult first) {
+// holds its estimates' sum, at most its tolerance, to kResolveTarget·allowance/A,
+// the allowance being what the requested tolerance leaves after the error carried
+// in from earlier segments. (Scaling the first pass's tolerance instead would not
+// do where step limits, not the tolerance, set its steps: its estimates were
+// already below it.) Its steps are shorter, so it gets twice the attempts.
+PassControl resolvePass(VertexResult first, float allowance) {
     float stretch = first.errorBound / max(first.estimateSum, 1.0e-30f);
-    float tolerance = min(settings.tolerance, kResolveTarget * settings.requestedTolerance / stretch);
+    float tolerance = min(settings.tolerance, kResolveTarget * allowance / stretch);
     return PassControl(tolerance, 1.0f, 2 * solverMaxIterations);
 }
 

@@ -51,3 +51,17 @@ float logarithmicNorm(vec3 x, float s, uint activeMask) {
     }
     return largestEigenvalue(S);
 }
+
+// What the truncated affine tools that end at `end` add to the stretch of an
+// error the vertex's start x0 brings: s_end depends on x0, so the end map jumps by
+// v_i ⊗ ∇s_end,i there (crossAffineBreakpoint), and ‖Φ + Σ v_i ⊗ ∇s_end,i‖ ≤
+// ‖Φ‖ + Σ|v_i||∇s_end,i| for the flow's Φ = ∂x/∂x0 so far. An error made along the
+// path does not move s_end.
+float breakpointStretch(uint activeMask, float end, vec3 x, vec3 x0, float ends[SF_MAX_TOOLS]) {
+    float stretch = 0.0f;
+    for (int i = 0; i < toolCount; ++i) {
+        if (toolIsAffine(i) && (activeMask & (1u << uint(i))) != 0u && ends[i] <= end)
+            stretch += length(affineVelocity(i, toolOffset(i, x, end))) * length(falloffEndGradient(i, x0));
+    }
+    return stretch;
+}

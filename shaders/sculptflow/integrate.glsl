@@ -43,6 +43,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     result.volumeChange = 1.0f;
     result.errorBound = 0.0f;
     result.estimateSum = 0.0f;
+    result.growth = 1.0f;
     if (!allFinite(x0)) {
         result.flags = kFlagNonFinite;
         return result;
@@ -81,6 +82,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     float growthRate = 0.0f;
     float pendingError = 0.0f;
     float pendingStep = 0.0f;
+    float pendingStretch = 0.0f; // the accepted step's breakpointStretch, added after its growth
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
                          : clamp(settings.h0, settings.hMin, passHMax(pass));
     if (usesVertexStepLimit() && running) h = min(h, max(method.firstStepOfVertexLimit * stepLimit(x, s, k1, pass), settings.hMin));
@@ -89,11 +91,14 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     for (int attempt = 0; attempt < pass.attempts && running; ++attempt) {
         if (growthStale) {
             float rate = logarithmicNorm(x, s, mask);
-            result.errorBound = result.errorBound * exp(pendingStep * max(growthRate, rate)) + pendingError;
+            float stepGrowth = exp(pendingStep * max(growthRate, rate));
+            result.errorBound = result.errorBound * stepGrowth + pendingError;
+            result.growth = result.growth * stepGrowth + pendingStretch;
             growthRate = rate;
             growthStale = false;
             pendingError = 0.0f;
             pendingStep = 0.0f;
+            pendingStretch = 0.0f;
         }
         if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1, pass));
         float remaining = segmentEnd - s;
@@ -119,6 +124,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             pendingStep = hStep;
             result.estimateSum += pendingError;
             growthStale = bounds;
+            if (bounds && breakpoints && reachesEnd) pendingStretch = breakpointStretch(mask, segmentEnd, step.y, x0, ends);
             if (computeVolumeChange && breakpoints && reachesEnd) {
                 jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
                 phaseStart = segmentEnd;
@@ -157,7 +163,9 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     }
 
     // The last step grows at its start's μ (its end's would cost a Jacobian more).
-    result.errorBound = result.errorBound * exp(pendingStep * growthRate) + pendingError;
+    float lastGrowth = exp(pendingStep * growthRate);
+    result.errorBound = result.errorBound * lastGrowth + pendingError;
+    result.growth = result.growth * lastGrowth + pendingStretch;
 
     // Budget spent: one classic RK4 step over each remaining segment (at most
     // one a tool end).
@@ -224,29 +232,57 @@ vec3 probedStart(vec3 x0, float side) {
 // (resolvePass), and where its own bound is still over, the vertex is flagged
 // UNVERIFIED. A flagged first pass (the attempt cap, h_min) is not solved again,
 // nor is a vertex of a method without a bound (bs32: methods.glsl).
-VertexResult integrateVertex(vec3 x0) {
+//
+// `carried` is the bound on the error x0 already has (continuous mode: the earlier
+// segments'; 0 for a move), which the path stretches as it does its own. The
+// result's errorBound is the bound on its position's error, kBoundLost where the
+// vertex is not certified (a flag) or `carried` was.
+VertexResult integrateVertex(vec3 x0, float carried) {
     VertexResult first;  // the first passes' flags and work, and the first one's end
     VertexResult result;
     vec3 otherSide = x0; // the second first pass's end
-    int passes = solverVerify ? kVerifyPasses : methodTraits(solverMethod).errorBound ? 2 : 1;
+    bool bounds = methodTraits(solverMethod).errorBound && !solverVerify && carried >= 0.0f;
+    int passes = solverVerify ? kVerifyPasses : bounds ? 2 : 1;
+    float allowance = settings.requestedTolerance; // for this path's own error
     for (int pass = 0; pass < passes; ++pass) {
         bool checking = solverVerify && pass == passes - 1;
         bool resolving = !solverVerify && pass == 1;
         vec3 start = checking || !solverVerify ? x0 : probedStart(x0, pass == 0 ? 1.0f : -1.0f);
-        result = integratePass(start, checking ? checkingPass() : resolving ? resolvePass(first) : firstPass());
+        result = integratePass(start, checking ? checkingPass() : resolving ? resolvePass(first, allowance) : firstPass());
+        // The error x0 brings, as this path stretches it (0·∞ would be NaN).
+        float carriedIn = carried > 0.0f ? result.growth * carried : 0.0f;
         if (pass == 0) {
             first = result;
             if ((first.flags & (kFlagCulled | kFlagNonFinite)) != 0u) {
                 first.position = x0; // not moved, or (non-finite) the input
+                // A culled vertex keeps its bound: its own neglected motion is the
+                // cull's (spec §4 item 5), and a compacted dispatch never reaches it here.
+                first.errorBound = (first.flags & kFlagNonFinite) == 0u ? carried : kBoundLost;
                 return first;
             }
-            if (!solverVerify && (first.errorBound <= settings.requestedTolerance || first.flags != 0u)) return first;
+            if (solverVerify) continue;
+            if (!bounds || first.flags != 0u) {
+                if (carried < 0.0f || first.flags != 0u) first.errorBound = kBoundLost;
+                return first;
+            }
+            if (first.errorBound + carriedIn <= settings.requestedTolerance) {
+                first.errorBound += carriedIn;
+                return first;
+            }
+            allowance = settings.requestedTolerance - carriedIn;
+            if (!(allowance > 0.0f)) { // the carried error alone is over: no path can certify it
+                first.flags |= kFlagUnverified;
+                first.errorBound = kBoundLost;
+                return first;
+            }
         } else if (resolving) {
             result.acceptedSteps += first.acceptedSteps;
             result.rejectedSteps += first.rejectedSteps;
             result.evaluations += first.evaluations;
+            result.errorBound += carriedIn;
             if ((result.flags & kFlagNonFinite) == 0u && !(result.errorBound <= settings.requestedTolerance))
                 result.flags |= kFlagUnverified;
+            if (result.flags != 0u) result.errorBound = kBoundLost;
             return result;
         } else if (!checking) {
             otherSide = result.position;
@@ -260,7 +296,6 @@ VertexResult integrateVertex(vec3 x0) {
             }
         }
     }
-    if (passes == 1) return result;
     result.flags |= first.flags;
     result.acceptedSteps += first.acceptedSteps;
     result.rejectedSteps += first.rejectedSteps;
@@ -274,9 +309,9 @@ VertexResult integrateVertex(vec3 x0) {
 
 // A vertex with mask value m (spec §3.5): x0 + m·(x(1) − x0). m = 0 (or NaN) is
 // not integrated and keeps x0 exactly, flagged CULLED; m ≥ 1 is the unmasked
-// result bit for bit. A masked error is m times the unmasked one; the volume
-// change reported is the unmasked move's.
-VertexResult integrateMaskedVertex(vec3 x0, float m) {
+// result bit for bit. A masked error is m times the unmasked one, plus (1 − m)
+// times x0's own; the volume change reported is the unmasked move's.
+VertexResult integrateMaskedVertex(vec3 x0, float m, float carried) {
     if (!(m > 0.0f)) {
         VertexResult frozen;
         frozen.position = x0;
@@ -285,11 +320,15 @@ VertexResult integrateMaskedVertex(vec3 x0, float m) {
         frozen.rejectedSteps = 0u;
         frozen.evaluations = 0u;
         frozen.volumeChange = 1.0f;
-        frozen.errorBound = 0.0f;
+        frozen.errorBound = carried;
         frozen.estimateSum = 0.0f;
+        frozen.growth = 1.0f;
         return frozen;
     }
-    VertexResult result = integrateVertex(x0);
-    if (m < 1.0f && (result.flags & kFlagNonFinite) == 0u) result.position = x0 + m * (result.position - x0);
+    VertexResult result = integrateVertex(x0, carried);
+    if (m < 1.0f && (result.flags & kFlagNonFinite) == 0u) {
+        result.position = x0 + m * (result.position - x0);
+        if (result.errorBound >= 0.0f) result.errorBound = m * result.errorBound + (1.0f - m) * carried;
+    }
     return result;
 }

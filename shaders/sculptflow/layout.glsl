@@ -64,6 +64,9 @@ const int kVerifyPasses = 3;
 // A vertex whose error bound (integrate.glsl) is over its tolerance is solved again
 // at a tolerance that aims the bound at this share of it (resolvePass).
 const float kResolveTarget = 0.5f;
+// A vertex's carried error bound (continuous mode: from one segment to the next)
+// once a segment could not certify it: later segments neither carry nor act on it.
+const float kBoundLost = -1.0f;
 
 // The length over which a bi-Laplacian Kelvinlet's field changes, in ε: its core is
 // half as wide as the other profiles' (fieldLength in kernel_tools.cpp, stepLimit).
@@ -149,4 +152,5 @@ struct VertexResult {
     float volumeChange; // J = det(∂x/∂x0) of the end map, when computeVolumeChange; else 1
     float errorBound;   // voxels: the pass's error estimates, each carried to the end by exp(∫μ)
     float estimateSum;  // voxels: the same estimates, summed as they are
+    float growth;       // what an error at the pass's start grows to by its end: exp(∫μ), and breakpointStretch
 };
