@@ -122,7 +122,7 @@ SolverOptions solverOptions(const SfMethod& method, double tolerance) {
     SolverOptions options;
     options.method = kMethods[enumIn<uint32_t>(rawValue(method), std::size(kMethods), "method")];
     if (tolerance != 0.0) options.tolerance = tolerance;
-    options.maxIterations = plannedAttempts(options.method, options.tolerance); // as the CLI's
+    options.maxIterations = plannedAttempts(options.method, options.tolerance); // sfSolve adds its move's
     checked([&] { validateSolverOptions(options); });
     return options;
 }
@@ -180,7 +180,8 @@ SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
             validateStroke(stroke, "sfSolve");
             return moveToolMotion(stroke);
         });
-        const SolverOptions options = solverOptions(in.method, in.tolerance);
+        SolverOptions options = solverOptions(in.method, in.tolerance);
+        options.maxIterations = plannedAttempts(options, {&move, 1}); // as the CLI's
         const std::span<const glm::vec3> start(reinterpret_cast<const glm::vec3*>(in.positions), in.vertexCount);
         std::span<const float> mask;
         if (in.mask) {

@@ -6,7 +6,9 @@
 #include <string>
 
 #include "error.hpp"
+#include "kernel_tools.hpp"
 #include "method_table.hpp"
+#include "motion.hpp"
 
 namespace sculptflow {
 namespace {
@@ -89,6 +91,17 @@ int plannedAttempts(Method method, double tolerance, int atDefault) {
     if (!traits.adaptive || !(tolerance > 0.0) || tolerance >= kDefaultTolerance) return atDefault;
     const double growth = std::pow(kDefaultTolerance / tolerance, 1.0 / traits.estimateOrder);
     return int(std::min(double(1 << 16), std::ceil(atDefault * growth)));
+}
+
+int plannedAttempts(const SolverOptions& options, std::span<const Move> moves) {
+    const int attempts = plannedAttempts(options.method, options.tolerance);
+    if (!isAdaptive(options.method)) return attempts;
+    double limitSteps = 0.0; // the most any of the moves' limits asks
+    for (const Move& move : moves) {
+        const double step = std::clamp(toolStepLimit(move, options), options.hMin, std::max(options.hMax, options.hMin));
+        if (step < 1.0) limitSteps = std::max(limitSteps, std::ceil(1.0 / step));
+    }
+    return int(std::min(double(1 << 16), attempts + limitSteps));
 }
 
 // An attempt costs its evaluations, and one more for the next k1 unless it is FSAL;

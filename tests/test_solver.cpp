@@ -179,6 +179,29 @@ TEST(Solver, CulledVerticesMoveLessThanATenthOfTheTolerance) {
     EXPECT_LT(culled, points.size());
 }
 
+// A 10-voxel Kelvinlet dragged 1,000 voxels: its step limit (1.5 radii of travel a
+// step) holds bs32, which has no per-vertex limit, to 67 steps or more whatever the
+// tolerance, and the tolerance asks for more near the tip (108 in all): 64 attempts
+// cannot give them; planned from the move (64 + 67), the budget can.
+TEST(Solver, TheAttemptBudgetIsPlannedFromTheMovesStepLimit) {
+    const Move move{{kelvinletMotion(10.0, {1000.0, 0.0, 0.0})}};
+    std::vector<glm::vec3> carried;
+    for (int i = 0; i < 64; ++i)
+        carried.emplace_back(3.0f * std::cos(0.7f * float(i)), 3.0f * std::sin(0.7f * float(i)), 0.1f * float(i) - 3.0f);
+    SolverOptions options{.method = Method::Bs32};
+    auto capped = [&](int attempts) {
+        options.maxIterations = attempts;
+        const CpuSolution sol = solveOnCpu(move, carried, options);
+        return std::count_if(sol.statistics.begin(), sol.statistics.end(),
+                             [](const VertexStatistics& s) { return s.flags & kernel::kFlagIterationCap; });
+    };
+    const int planned = plannedAttempts(options, {&move, 1});
+    EXPECT_EQ(planned, 64 + int(std::ceil(1000.0 / (10.0 * options.maxToolMotionPerStep))));
+    EXPECT_EQ(plannedAttempts(options.method, options.tolerance), 64); // the tolerance alone asks no more
+    EXPECT_GT(capped(64), 32);
+    EXPECT_EQ(capped(planned), 0);
+}
+
 TEST(Solver, InvalidToolsAreRefusedByName) {
     std::vector<glm::vec3> points = {{0.0f, 0.0f, 0.0f}};
     ToolMotion bad = kelvinletMotion(100.0, {300.0, 0.0, 0.0});

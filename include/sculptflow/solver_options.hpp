@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -74,6 +75,15 @@ SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 // order; bs32 at 0.01: 64 → 203). For SolverOptions::maxIterations: a pipeline's
 // budget is fixed when it is built, so a caller picks it once per tolerance.
 SCULPTFLOW_API int plannedAttempts(Method method, double tolerance, int atDefault = 64);
+
+struct Move;
+// The attempts a pass needs on these moves (a stroke's segments, or its one move):
+// plannedAttempts(options.method, options.tolerance), plus 1/h where the moves' step
+// limit (maxToolMotionPerStep) holds a step to h < 1. A pass whose steps are the
+// shorter of what the tolerance and the limit allow takes ∫ds/min(h_tol, h) ≤
+// ∫ds/h_tol + 1/h of them: a long drag needs its limit's steps on top of the
+// tolerance's. The CLI, the sweep and sfSolve plan their budget with it.
+SCULPTFLOW_API int plannedAttempts(const SolverOptions& options, std::span<const Move> moves);
 
 // Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
 // maxIterations × stages + 4 per segment, one segment per distinct tool end. On

@@ -114,6 +114,7 @@ std::vector<SweepRun> sweepCase(const GeneratedCase& c, const SweepOptions& opti
             solver.method = method;
             solver.tolerance = tolerance;
             solver.verify = options.verify;
+            solver.maxIterations = plannedAttempts(solver, segments); // as deform and validate plan it
             runs.push_back(measuredRun(c, solver, false, solveRunOnCpu(run, solver, 1), truth, amplification));
             if (options.gpu) runs.push_back(measuredRun(c, solver, true, solveRunOnGpu(*options.gpu, run, solver), truth,
                                                     amplification));

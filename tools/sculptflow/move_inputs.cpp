@@ -159,7 +159,7 @@ SolverOptions methodOptions(const std::string& method, double tolerance, std::op
     if (!parsed) throw Error("--method " + method + ": expected " + methodNameList());
     options.method = *parsed;
     options.tolerance = tolerance;
-    options.maxIterations = in.maxAttempts ? *in.maxAttempts : plannedAttempts(options.method, tolerance);
+    options.maxIterations = in.maxAttempts ? *in.maxAttempts : plannedAttempts(options, in.segments);
     if (options.method == Method::Rk4 && !steps)
         throw Error("--method rk4 takes fixed steps without error control, so --tol cannot hold it: give "
                     "--steps N (N fixed steps over the move), or use an adaptive method held to --tol: " +
