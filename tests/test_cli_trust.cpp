@@ -153,6 +153,48 @@ TEST(CliTrust, OutputIntoAMissingFolderFailsBeforeTheWork) {
     EXPECT_EQ(folder.status, 1);
 }
 
+// Issue 47: every command's outputs are checked before its work, with one message.
+TEST(CliTrust, EveryCommandChecksItsOutputPathsBeforeTheWork) {
+    ScratchDir dir;
+    const std::string missing = (dir / "nodir").string();
+    test::writeFile(dir / "file", "a file, not a folder\n");
+    struct Case {
+        std::vector<std::string> args;
+        std::string option;
+    };
+    const std::vector<Case> cases = {
+        {{"bench", "--quick", "--no-gpu", "--json", missing + "/b.json"}, "--json"},
+        {{"bench", "--quick", "--no-gpu", "--chart", missing + "/c.svg"}, "--chart"},
+        {{"bench", "--quick", "--no-gpu", "--scaling-chart", missing + "/s.svg"}, "--scaling-chart"},
+        {{"sphere", "--out", missing + "/s.ply"}, "--out"},
+        {{"sphere", "--out", (dir / "s.ply").string(), "--freeze", "-x", "--mask-out", missing + "/m.txt"},
+         "--mask-out"},
+        {{"sweep", "--count", "1", "--methods", "bs32", "--tols", "0.3", "--csv", missing + "/s.csv"}, "--csv"},
+        {{"sweep", "--count", "1", "--methods", "bs32", "--tols", "0.3", "--failures", (dir / "file" / "f").string()},
+         "--failures"},
+    };
+    for (const Case& c : cases) {
+        const Outcome r = cli(c.args);
+        EXPECT_EQ(r.status, 1) << c.args[0] << " " << c.option << ": " << r.errors;
+        EXPECT_TRUE(has(r.errors, "sculptflow: error: " + c.option + " ")) << r.errors;
+        EXPECT_TRUE(has(r.errors, "does not exist") || has(r.errors, "is not a folder")) << r.errors;
+        // Refused before the work: nothing of a suite, a sweep or a mesh was printed.
+        EXPECT_EQ(r.out, "") << c.args[0] << " " << c.option;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "s.ply"));
+}
+
+TEST(CliTrust, BenchRefusesAChartWhoseDataItSkips) {
+    ScratchDir dir;
+    const std::string chart = (dir / "s.svg").string();
+    for (const char* skip : {"--no-scaling", "--no-throughput"}) {
+        const Outcome r = cli({"bench", "--quick", "--no-gpu", "--scaling-chart", chart, skip});
+        EXPECT_EQ(r.status, 1) << skip;
+        EXPECT_TRUE(has(r.errors, "excludes")) << r.errors;
+        EXPECT_EQ(r.out, "") << skip;
+    }
+}
+
 // ---------------------------------------------------------------------------
 // rk4's fixed steps
 

@@ -13,6 +13,7 @@
 #include "accuracy_sweep.hpp"
 #include "commands.hpp"
 #include "error.hpp"
+#include "output_paths.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -121,6 +122,8 @@ std::string parseFamily(const std::string& family) {
 
 void runSweep(const SweepArgs& args) {
     const std::string family = parseFamily(args.family);
+    checkOutputPath("--csv", args.csvPath);
+    checkOutputFolder("--failures", args.failuresDir);
     SweepOptions options;
     options.methods = parseMethods(args.methods);
     options.tolerances = args.tolerances;
