@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "command_line.hpp"
 #include "default_case.hpp"
 #include "error.hpp"
 #include "mesh.hpp"
@@ -495,6 +497,29 @@ TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
     for (size_t at = text.find("\nvn "); at != std::string::npos; at = text.find("\nvn ", at + 1))
         pointingUp += text.compare(at, 10, "\nvn 0 0 1\n") == 0;
     EXPECT_LT(pointingUp, 642u);
+}
+
+// ---------------------------------------------------------------------------
+// Runs that did not do what was asked exit non-zero (issue 47)
+
+TEST(CliTrust, TuneWithAShaderThatDoesNotCompileRunsNothing) {
+    SF_REQUIRE_VULKAN();
+    CLI::App app;
+    cli::addCommands(app);
+    try {
+        app.get_subcommand("tune");
+    } catch (const CLI::OptionNotFound&) {
+        GTEST_SKIP() << "built without hot reload: no tune command";
+    }
+    ScratchDir dir;
+    const std::string shaders = (dir / "shaders").string();
+    ASSERT_EQ(cli({"shaders", "export", shaders}).status, 0);
+    test::writeFile(dir / "shaders" / "deform.comp", "#version 450\nthis is not GLSL;\n");
+    const Outcome r = cli({"tune", "--shaders", shaders});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has(r.errors, "did not compile")) << r.errors;
+    EXPECT_TRUE(has(r.errors, "nothing was run")) << r.errors;
+    EXPECT_FALSE(has(r.out, "[start]")) << "the built-in shader's figures, shown as the user's:\n" << r.out;
 }
 
 } // namespace
