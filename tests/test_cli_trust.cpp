@@ -522,5 +522,19 @@ TEST(CliTrust, TuneWithAShaderThatDoesNotCompileRunsNothing) {
     EXPECT_FALSE(has(r.out, "[start]")) << "the built-in shader's figures, shown as the user's:\n" << r.out;
 }
 
+TEST(CliTrust, RenderRefusesAMeshWithoutFaces) {
+    ScratchDir dir;
+    std::string cloud;
+    for (const glm::vec3& p : test::builtInTipSphere().positions)
+        cloud += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+    test::writeFile(dir / "cloud.obj", cloud);
+    const auto png = dir / "cloud.png";
+    const Outcome r = cli({"render", "--mesh", (dir / "cloud.obj").string(), "--out", png.string()});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has(r.errors, "cloud.obj: has no faces")) << r.errors;
+    EXPECT_TRUE(has(r.errors, "point cloud")) << r.errors;
+    EXPECT_FALSE(std::filesystem::exists(png));
+}
+
 } // namespace
 } // namespace sculptflow
