@@ -536,5 +536,22 @@ TEST(CliTrust, RenderRefusesAMeshWithoutFaces) {
     EXPECT_FALSE(std::filesystem::exists(png));
 }
 
+TEST(CliTrust, SweepRefusesToRunNoSeed) {
+    const Outcome zero = cli({"sweep", "--count", "0"});
+    EXPECT_EQ(zero.status, 1);
+    EXPECT_TRUE(has(zero.errors, "--count")) << zero.errors;
+    EXPECT_TRUE(has(zero.errors, "> 0, not 0")) << zero.errors;
+    EXPECT_EQ(zero.out, "");
+
+    // Seed 0 is of family 0: a filter that leaves no seed has checked nothing.
+    const Outcome none = cli({"sweep", "--count", "1", "--family", "1"});
+    EXPECT_EQ(none.status, 1);
+    EXPECT_TRUE(has(none.errors, "no seed in 0-0 is of that family")) << none.errors;
+
+    const Outcome wraps = cli({"sweep", "--first", "18446744073709551615", "--count", "2"});
+    EXPECT_EQ(wraps.status, 1);
+    EXPECT_TRUE(has(wraps.errors, "the last seed would be past")) << wraps.errors;
+}
+
 } // namespace
 } // namespace sculptflow
