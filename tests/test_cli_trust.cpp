@@ -23,6 +23,7 @@
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 #include "tuning_params.hpp"
+#include "version.hpp"
 
 namespace sculptflow {
 namespace {
@@ -551,6 +552,38 @@ TEST(CliTrust, SweepRefusesToRunNoSeed) {
     const Outcome wraps = cli({"sweep", "--first", "18446744073709551615", "--count", "2"});
     EXPECT_EQ(wraps.status, 1);
     EXPECT_TRUE(has(wraps.errors, "the last seed would be past")) << wraps.errors;
+}
+
+// ---------------------------------------------------------------------------
+// --version
+
+TEST(CliTrust, VersionSaysTheLibraryAndTheBuild) {
+    const Version v = version();
+    const std::string number =
+        std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
+    const Outcome plain = cli({"--version"});
+    EXPECT_EQ(plain.status, 0) << plain.errors;
+    EXPECT_EQ(plain.out.rfind("sculptflow " + number + " (", 0), 0u) << plain.out;
+    EXPECT_TRUE(has(plain.out, " build)\n")) << plain.out;
+    EXPECT_FALSE(has(plain.out, "device:")) << plain.out;
+
+    // The device and driver, or why there is none: never a failure (tools/no-driver-check.sh
+    // runs this test, and the command, with no driver at all).
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"--version", "--verbose"},
+                                                 std::vector<std::string>{"--verbose", "--version"}}) {
+        const Outcome verbose = cli(args);
+        EXPECT_EQ(verbose.status, 0) << verbose.errors;
+        EXPECT_EQ(verbose.out.rfind("sculptflow " + number, 0), 0u) << verbose.out;
+        if (test::vulkanUnavailable()) {
+            EXPECT_TRUE(has(verbose.out, "device: none (")) << verbose.out;
+        } else {
+            EXPECT_TRUE(has(verbose.out, "\ndevice: ")) << verbose.out;
+            EXPECT_TRUE(has(verbose.out, "\ndriver: ")) << verbose.out;
+        }
+    }
+    const Outcome alone = cli({"--verbose"});
+    EXPECT_EQ(alone.status, 1);
+    EXPECT_TRUE(has(alone.errors, "--version")) << alone.errors;
 }
 
 } // namespace
