@@ -463,9 +463,8 @@ TEST(CliTrust, ObjKeepsTexturesNormalsGroupsAndMaterials) {
     EXPECT_NEAR(z, std::sqrt(0.5f), 1e-6);
 }
 
-TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
-    ScratchDir dir;
-    // The small sphere with a vt and a vn a vertex and a group, as an exporter writes it.
+// The small sphere with a vt and a vn a vertex and a group, as an exporter writes it.
+std::string texturedTipSphereObj() {
     const Mesh sphere = test::builtInTipSphere();
     std::string obj = "mtllib m.mtl\no Sphere\ng shell\nusemtl Clay\ns 1\n";
     for (const glm::vec3& p : sphere.positions)
@@ -480,6 +479,12 @@ TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
         }
         obj += "\n";
     }
+    return obj;
+}
+
+TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
+    ScratchDir dir;
+    const std::string obj = texturedTipSphereObj();
     test::writeFile(dir / "in.obj", obj);
     const auto out = dir / "out.obj";
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", (dir / "in.obj").string(), "--out", out.string()});
@@ -498,6 +503,56 @@ TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
     for (size_t at = text.find("\nvn "); at != std::string::npos; at = text.find("\nvn ", at + 1))
         pointingUp += text.compare(at, 10, "\nvn 0 0 1\n") == 0;
     EXPECT_LT(pointingUp, 642u);
+}
+
+// Issue 47: OBJ -> PLY and PLY -> OBJ say what the other format cannot hold, before
+// the work; --strict refuses; the same format loses nothing and says nothing.
+TEST(CliTrust, ConversionsSayWhatTheyDropAndStrictRefuses) {
+    ScratchDir dir;
+    test::writeFile(dir / "in.obj", texturedTipSphereObj());
+    Mesh masked = test::builtInTipSphere();
+    masked.mask.assign(masked.positions.size(), 1.0f);
+    writeMesh(masked, dir / "in.ply");
+    struct Case {
+        std::string in, out;
+        std::vector<std::string> dropped;
+    };
+    const std::vector<Case> cases = {
+        {"in.obj", "out.ply",
+         {"texture coordinates (vt)", "normals (vn)", "object and group names (o, g)", "materials (mtllib, usemtl)",
+          "smoothing groups (s)"}},
+        {"in.ply", "out.obj", {"vertex properties mask"}},
+    };
+    for (const Case& c : cases) {
+        const auto in = dir / c.in, out = dir / c.out, stats = dir / "stats.json";
+        const std::vector<std::string> args = {"deform", "--backend", "cpu", "--mesh", in.string(),
+                                               "--out", out.string(), "--stats", stats.string()};
+        const Outcome r = cli(args);
+        ASSERT_EQ(r.status, 0) << r.errors;
+        EXPECT_TRUE(has(r.errors, "sculptflow: warning: --out " + out.string() + ": the ")) << r.errors;
+        for (const std::string& part : c.dropped) EXPECT_TRUE(has(r.errors, part)) << part << ": " << r.errors;
+        EXPECT_TRUE(has(r.errors, "will be dropped")) << r.errors;
+        const std::vector<std::string> codes = warningCodes(readJson(stats));
+        EXPECT_NE(std::find(codes.begin(), codes.end(), "dropped_attributes"), codes.end());
+
+        // Under --strict: refused before the work, nothing written.
+        std::filesystem::remove(out);
+        std::vector<std::string> strict = args;
+        strict.push_back("--strict");
+        const Outcome refused = cli(strict);
+        EXPECT_EQ(refused.status, 1);
+        EXPECT_TRUE(has(refused.errors, "dropped_attributes; an error under --strict")) << refused.errors;
+        EXPECT_EQ(refused.out, "");
+        EXPECT_FALSE(std::filesystem::exists(out));
+    }
+    // The same format keeps everything: not a word.
+    for (const char* same : {"in.obj", "in.ply"}) {
+        const std::string ext = std::filesystem::path(same).extension().string();
+        const Outcome r = cli({"deform", "--backend", "cpu", "--strict", "--mesh", (dir / same).string(), "--out",
+                               (dir / ("same" + ext)).string()});
+        EXPECT_EQ(r.status, 0) << r.errors;
+        EXPECT_FALSE(has(r.errors, "dropped")) << r.errors;
+    }
 }
 
 // ---------------------------------------------------------------------------

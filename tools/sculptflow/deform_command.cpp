@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "conversion_losses.hpp"
 #include "deform_pipeline.hpp"
 #include "error.hpp"
 #include "flag_warning.hpp"
@@ -110,6 +111,22 @@ void checkMeshOutputPath(const std::string& path, bool plyAscii) {
     if (plyAscii && ext != ".ply") throw Error("--ply-ascii: --out " + path + " is not a .ply");
 }
 
+// A conversion the other format cannot hold all of: said before the work, and an
+// error under --strict, so that a sculpt's UVs or colours are never lost unseen.
+void reportConversionLosses(MoveInputs& in, const DeformArgs& args) {
+    const std::vector<std::string> lost = droppedByConversion(in.mesh, args.outPath);
+    if (lost.empty()) return;
+    std::string what;
+    for (const std::string& item : lost) what += (what.empty() ? "" : ", ") + item;
+    const std::string from = std::filesystem::path(args.inputs.meshPath).extension().string();
+    const UnitWarning warning{"dropped_attributes", "--out " + args.outPath + ": the " + from +
+                                                        " input's " + what + " cannot be written to a " +
+                                                        std::filesystem::path(args.outPath).extension().string() +
+                                                        " and will be dropped (write " + from + " to keep them)"};
+    in.warnings.push_back(warning);
+    reportUnitWarnings({warning}, args.inputs.strict);
+}
+
 void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResult& result) {
     const SolveReport& r = result.solution.report;
     std::printf("%s\n", in.description.c_str());
@@ -141,6 +158,7 @@ void runDeform(const DeformArgs& args) {
     checkMeshOutputPath(args.outPath, args.plyAscii);
     checkOutputPath("--stats", args.statsPath);
     MoveInputs in = loadMoveInputs(args.inputs);
+    reportConversionLosses(in, args);
     SolverOptions options = methodOptions(args.method, args.tolerance, args.steps, in);
     options.volumeChange = args.volumeChange; // a move mixing affine with other kinds throws in the solve
     options.verify = args.verify;
@@ -208,7 +226,9 @@ void addDeformCommand(CLI::App& app) {
                     "Deformed mesh (.obj or .ply), in the input's units. Of an input in the same format it keeps "
                     "what the input held (an OBJ's vt, vn, groups and materials; a PLY's every property and "
                     "element); a .ply carries the vertex properties mask (--mask's, or the input's) and "
-                    "volume_change (with --volume-change)");
+                    "volume_change (with --volume-change). A conversion that drops what the input held "
+                    "(OBJ to PLY: vt, vn, groups, materials, colours; PLY to OBJ: every property but x y z) "
+                    "says so first, and is refused under --strict");
     cmd->add_flag("--ply-ascii", args->plyAscii, "Write the .ply --out as ASCII (default: binary little-endian)");
     cmd->add_option("--stats", args->statsPath, "Statistics as JSON");
     cmd->add_flag("--verify", args->verify,
