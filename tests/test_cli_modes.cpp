@@ -369,6 +369,39 @@ TEST_F(CliModes, PlyMaskPropertyRoundTripsAndIsUsed) {
     EXPECT_GT(moved, 200u);
 }
 
+// Issue 47: --mask's values reach a .ply --out, in the encoding asked for.
+TEST_F(CliModes, MaskFileReachesAPlyOutputInEitherEncoding) {
+    ScratchDir dir;
+    const Mesh sphere = test::builtInTipSphere();
+    const std::vector<float> mask = halfMask(sphere);
+    const auto maskPath = dir / "mask.txt", obj = dir / "sphere.obj", ply = dir / "sphere.ply";
+    test::writeFile(maskPath, maskText(mask));
+    writeMesh(sphere, obj);
+    Mesh withOwnMask = sphere; // --mask wins over the PLY's own property
+    withOwnMask.mask.assign(sphere.positions.size(), 1.0f);
+    writeMesh(withOwnMask, ply);
+    for (const auto& mesh : {obj, ply})
+        for (const bool ascii : {false, true}) {
+            const auto out = dir / "out.ply";
+            std::vector<std::string> args = {"deform", "--backend", "cpu",          "--mesh", mesh.string(),
+                                             "--mask", maskPath.string(), "--out", out.string()};
+            if (ascii) args.push_back("--ply-ascii");
+            run(args);
+            const std::string bytes = test::readFile(out);
+            EXPECT_EQ(bytes.rfind(ascii ? "ply\nformat ascii 1.0\n" : "ply\nformat binary_little_endian 1.0\n", 0),
+                      0u)
+                << mesh << " ascii " << ascii;
+            EXPECT_NE(bytes.find("property float mask\n"), std::string::npos) << mesh << " ascii " << ascii;
+            EXPECT_EQ(readMesh(out).mask, readMask(maskPath, mask.size())) << mesh << " ascii " << ascii;
+        }
+    const auto [status, errors] = test::cliExitStatus(
+        {"deform", "--backend", "cpu", "--mesh", obj.string(), "--out", (dir / "o.obj").string(), "--ply-ascii"});
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(errors.find("--ply-ascii: --out"), std::string::npos) << errors;
+    EXPECT_NE(errors.find("is not a .ply"), std::string::npos) << errors;
+    EXPECT_FALSE(std::filesystem::exists(dir / "o.obj"));
+}
+
 // ---------------------------------------------------------------------------
 // Symmetry.
 

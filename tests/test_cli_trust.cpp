@@ -10,10 +10,12 @@
 #include <string>
 #include <vector>
 
+#include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
+#include "command_line.hpp"
 #include "default_case.hpp"
 #include "error.hpp"
 #include "mesh.hpp"
@@ -21,6 +23,7 @@
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 #include "tuning_params.hpp"
+#include "version.hpp"
 
 namespace sculptflow {
 namespace {
@@ -151,6 +154,48 @@ TEST(CliTrust, OutputIntoAMissingFolderFailsBeforeTheWork) {
 
     const Outcome folder = cli({"deform", "--out", dir.path().string() + "/", "--mask", "missing"});
     EXPECT_EQ(folder.status, 1);
+}
+
+// Issue 47: every command's outputs are checked before its work, with one message.
+TEST(CliTrust, EveryCommandChecksItsOutputPathsBeforeTheWork) {
+    ScratchDir dir;
+    const std::string missing = (dir / "nodir").string();
+    test::writeFile(dir / "file", "a file, not a folder\n");
+    struct Case {
+        std::vector<std::string> args;
+        std::string option;
+    };
+    const std::vector<Case> cases = {
+        {{"bench", "--quick", "--no-gpu", "--json", missing + "/b.json"}, "--json"},
+        {{"bench", "--quick", "--no-gpu", "--chart", missing + "/c.svg"}, "--chart"},
+        {{"bench", "--quick", "--no-gpu", "--scaling-chart", missing + "/s.svg"}, "--scaling-chart"},
+        {{"sphere", "--out", missing + "/s.ply"}, "--out"},
+        {{"sphere", "--out", (dir / "s.ply").string(), "--freeze", "-x", "--mask-out", missing + "/m.txt"},
+         "--mask-out"},
+        {{"sweep", "--count", "1", "--methods", "bs32", "--tols", "0.3", "--csv", missing + "/s.csv"}, "--csv"},
+        {{"sweep", "--count", "1", "--methods", "bs32", "--tols", "0.3", "--failures", (dir / "file" / "f").string()},
+         "--failures"},
+    };
+    for (const Case& c : cases) {
+        const Outcome r = cli(c.args);
+        EXPECT_EQ(r.status, 1) << c.args[0] << " " << c.option << ": " << r.errors;
+        EXPECT_TRUE(has(r.errors, "sculptflow: error: " + c.option + " ")) << r.errors;
+        EXPECT_TRUE(has(r.errors, "does not exist") || has(r.errors, "is not a folder")) << r.errors;
+        // Refused before the work: nothing of a suite, a sweep or a mesh was printed.
+        EXPECT_EQ(r.out, "") << c.args[0] << " " << c.option;
+    }
+    EXPECT_FALSE(std::filesystem::exists(dir / "s.ply"));
+}
+
+TEST(CliTrust, BenchRefusesAChartWhoseDataItSkips) {
+    ScratchDir dir;
+    const std::string chart = (dir / "s.svg").string();
+    for (const char* skip : {"--no-scaling", "--no-throughput"}) {
+        const Outcome r = cli({"bench", "--quick", "--no-gpu", "--scaling-chart", chart, skip});
+        EXPECT_EQ(r.status, 1) << skip;
+        EXPECT_TRUE(has(r.errors, "excludes")) << r.errors;
+        EXPECT_EQ(r.out, "") << skip;
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -418,9 +463,8 @@ TEST(CliTrust, ObjKeepsTexturesNormalsGroupsAndMaterials) {
     EXPECT_NEAR(z, std::sqrt(0.5f), 1e-6);
 }
 
-TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
-    ScratchDir dir;
-    // The small sphere with a vt and a vn a vertex and a group, as an exporter writes it.
+// The small sphere with a vt and a vn a vertex and a group, as an exporter writes it.
+std::string texturedTipSphereObj() {
     const Mesh sphere = test::builtInTipSphere();
     std::string obj = "mtllib m.mtl\no Sphere\ng shell\nusemtl Clay\ns 1\n";
     for (const glm::vec3& p : sphere.positions)
@@ -435,6 +479,12 @@ TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
         }
         obj += "\n";
     }
+    return obj;
+}
+
+TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
+    ScratchDir dir;
+    const std::string obj = texturedTipSphereObj();
     test::writeFile(dir / "in.obj", obj);
     const auto out = dir / "out.obj";
     const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", (dir / "in.obj").string(), "--out", out.string()});
@@ -453,6 +503,142 @@ TEST(CliTrust, DeformedObjKeepsItsTextureCoordinatesAndGroups) {
     for (size_t at = text.find("\nvn "); at != std::string::npos; at = text.find("\nvn ", at + 1))
         pointingUp += text.compare(at, 10, "\nvn 0 0 1\n") == 0;
     EXPECT_LT(pointingUp, 642u);
+}
+
+// Issue 47: OBJ -> PLY and PLY -> OBJ say what the other format cannot hold, before
+// the work; --strict refuses; the same format loses nothing and says nothing.
+TEST(CliTrust, ConversionsSayWhatTheyDropAndStrictRefuses) {
+    ScratchDir dir;
+    test::writeFile(dir / "in.obj", texturedTipSphereObj());
+    Mesh masked = test::builtInTipSphere();
+    masked.mask.assign(masked.positions.size(), 1.0f);
+    writeMesh(masked, dir / "in.ply");
+    struct Case {
+        std::string in, out;
+        std::vector<std::string> dropped;
+    };
+    const std::vector<Case> cases = {
+        {"in.obj", "out.ply",
+         {"texture coordinates (vt)", "normals (vn)", "object and group names (o, g)", "materials (mtllib, usemtl)",
+          "smoothing groups (s)"}},
+        {"in.ply", "out.obj", {"vertex properties mask"}},
+    };
+    for (const Case& c : cases) {
+        const auto in = dir / c.in, out = dir / c.out, stats = dir / "stats.json";
+        const std::vector<std::string> args = {"deform", "--backend", "cpu", "--mesh", in.string(),
+                                               "--out", out.string(), "--stats", stats.string()};
+        const Outcome r = cli(args);
+        ASSERT_EQ(r.status, 0) << r.errors;
+        EXPECT_TRUE(has(r.errors, "sculptflow: warning: --out " + out.string() + ": the ")) << r.errors;
+        for (const std::string& part : c.dropped) EXPECT_TRUE(has(r.errors, part)) << part << ": " << r.errors;
+        EXPECT_TRUE(has(r.errors, "will be dropped")) << r.errors;
+        const std::vector<std::string> codes = warningCodes(readJson(stats));
+        EXPECT_NE(std::find(codes.begin(), codes.end(), "dropped_attributes"), codes.end());
+
+        // Under --strict: refused before the work, nothing written.
+        std::filesystem::remove(out);
+        std::vector<std::string> strict = args;
+        strict.push_back("--strict");
+        const Outcome refused = cli(strict);
+        EXPECT_EQ(refused.status, 1);
+        EXPECT_TRUE(has(refused.errors, "dropped_attributes; an error under --strict")) << refused.errors;
+        EXPECT_EQ(refused.out, "");
+        EXPECT_FALSE(std::filesystem::exists(out));
+    }
+    // The same format keeps everything: not a word.
+    for (const char* same : {"in.obj", "in.ply"}) {
+        const std::string ext = std::filesystem::path(same).extension().string();
+        const Outcome r = cli({"deform", "--backend", "cpu", "--strict", "--mesh", (dir / same).string(), "--out",
+                               (dir / ("same" + ext)).string()});
+        EXPECT_EQ(r.status, 0) << r.errors;
+        EXPECT_FALSE(has(r.errors, "dropped")) << r.errors;
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Runs that did not do what was asked exit non-zero (issue 47)
+
+TEST(CliTrust, TuneWithAShaderThatDoesNotCompileRunsNothing) {
+    SF_REQUIRE_VULKAN();
+    CLI::App app;
+    cli::addCommands(app);
+    try {
+        app.get_subcommand("tune");
+    } catch (const CLI::OptionNotFound&) {
+        GTEST_SKIP() << "built without hot reload: no tune command";
+    }
+    ScratchDir dir;
+    const std::string shaders = (dir / "shaders").string();
+    ASSERT_EQ(cli({"shaders", "export", shaders}).status, 0);
+    test::writeFile(dir / "shaders" / "deform.comp", "#version 450\nthis is not GLSL;\n");
+    const Outcome r = cli({"tune", "--shaders", shaders});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has(r.errors, "did not compile")) << r.errors;
+    EXPECT_TRUE(has(r.errors, "nothing was run")) << r.errors;
+    EXPECT_FALSE(has(r.out, "[start]")) << "the built-in shader's figures, shown as the user's:\n" << r.out;
+}
+
+TEST(CliTrust, RenderRefusesAMeshWithoutFaces) {
+    ScratchDir dir;
+    std::string cloud;
+    for (const glm::vec3& p : test::builtInTipSphere().positions)
+        cloud += "v " + std::to_string(p.x) + " " + std::to_string(p.y) + " " + std::to_string(p.z) + "\n";
+    test::writeFile(dir / "cloud.obj", cloud);
+    const auto png = dir / "cloud.png";
+    const Outcome r = cli({"render", "--mesh", (dir / "cloud.obj").string(), "--out", png.string()});
+    EXPECT_EQ(r.status, 1) << r.out;
+    EXPECT_TRUE(has(r.errors, "cloud.obj: has no faces")) << r.errors;
+    EXPECT_TRUE(has(r.errors, "point cloud")) << r.errors;
+    EXPECT_FALSE(std::filesystem::exists(png));
+}
+
+TEST(CliTrust, SweepRefusesToRunNoSeed) {
+    const Outcome zero = cli({"sweep", "--count", "0"});
+    EXPECT_EQ(zero.status, 1);
+    EXPECT_TRUE(has(zero.errors, "--count")) << zero.errors;
+    EXPECT_TRUE(has(zero.errors, "> 0, not 0")) << zero.errors;
+    EXPECT_EQ(zero.out, "");
+
+    // Seed 0 is of family 0: a filter that leaves no seed has checked nothing.
+    const Outcome none = cli({"sweep", "--count", "1", "--family", "1"});
+    EXPECT_EQ(none.status, 1);
+    EXPECT_TRUE(has(none.errors, "no seed in 0-0 is of that family")) << none.errors;
+
+    const Outcome wraps = cli({"sweep", "--first", "18446744073709551615", "--count", "2"});
+    EXPECT_EQ(wraps.status, 1);
+    EXPECT_TRUE(has(wraps.errors, "the last seed would be past")) << wraps.errors;
+}
+
+// ---------------------------------------------------------------------------
+// --version
+
+TEST(CliTrust, VersionSaysTheLibraryAndTheBuild) {
+    const Version v = version();
+    const std::string number =
+        std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
+    const Outcome plain = cli({"--version"});
+    EXPECT_EQ(plain.status, 0) << plain.errors;
+    EXPECT_EQ(plain.out.rfind("sculptflow " + number + " (", 0), 0u) << plain.out;
+    EXPECT_TRUE(has(plain.out, " build)\n")) << plain.out;
+    EXPECT_FALSE(has(plain.out, "device:")) << plain.out;
+
+    // The device and driver, or why there is none: never a failure (tools/no-driver-check.sh
+    // runs this test, and the command, with no driver at all).
+    for (const std::vector<std::string>& args : {std::vector<std::string>{"--version", "--verbose"},
+                                                 std::vector<std::string>{"--verbose", "--version"}}) {
+        const Outcome verbose = cli(args);
+        EXPECT_EQ(verbose.status, 0) << verbose.errors;
+        EXPECT_EQ(verbose.out.rfind("sculptflow " + number, 0), 0u) << verbose.out;
+        if (test::vulkanUnavailable()) {
+            EXPECT_TRUE(has(verbose.out, "device: none (")) << verbose.out;
+        } else {
+            EXPECT_TRUE(has(verbose.out, "\ndevice: ")) << verbose.out;
+            EXPECT_TRUE(has(verbose.out, "\ndriver: ")) << verbose.out;
+        }
+    }
+    const Outcome alone = cli({"--verbose"});
+    EXPECT_EQ(alone.status, 1);
+    EXPECT_TRUE(has(alone.errors, "--version")) << alone.errors;
 }
 
 } // namespace

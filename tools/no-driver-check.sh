@@ -38,5 +38,6 @@ for bench in "$build"/bench/sculptflow_bench*; do
   check "$(basename "$bench")" 0 "$bench" --benchmark_filter='no_vulkan|gpu|Gpu|GPU' --benchmark_min_time=0.01
 done
 check "sculptflow deform" refused "$build/tools/sculptflow" deform --built-in sphere --out "$log/x.obj"
+check "sculptflow --version --verbose" 0 "$build/tools/sculptflow" --version --verbose
 check "sculptflow bench --quick --no-chart" 0 "$build/tools/sculptflow" bench --quick --no-chart --no-key
 exit $failed

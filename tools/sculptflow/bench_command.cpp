@@ -25,6 +25,7 @@
 #include "json_output.hpp"
 #include "kernel_tools.hpp"
 #include "move_inputs.hpp"
+#include "output_paths.hpp"
 #include "throughput.hpp"
 #include "work_precision.hpp"
 
@@ -311,6 +312,10 @@ nlohmann::json runWorkPrecision(Session& s, const std::vector<Method>& methods, 
 }
 
 void runBench(const BenchArgs& args) {
+    // Before the work, not after it: a typo must not cost the suite's minutes.
+    checkOutputPath("--json", args.jsonPath);
+    checkOutputPath("--chart", args.chartPath);
+    checkOutputPath("--scaling-chart", args.scalingChartPath);
     const auto begin = std::chrono::steady_clock::now();
     const MoveInputs in = loadMoveInputs(args.inputs);
     std::vector<Method> methods;
@@ -495,10 +500,14 @@ void addBenchCommand(CLI::App& app) {
     cmd->add_option("--threads", args->threads, "Threads of the cpuN backend (default: every core)");
     cmd->add_option("--json", args->jsonPath, "Write every measurement as a record, and the summary, as JSON");
     CLI::Option* chart = cmd->add_option("--chart", args->chartPath, "Write the work-precision chart (SVG)");
-    cmd->add_option("--scaling-chart", args->scalingChartPath, "Write the scaling chart (SVG)");
-    cmd->add_flag("--no-throughput", args->noThroughput, "Skip every throughput measurement (methods, scaling, key)");
+    CLI::Option* scalingChart =
+        cmd->add_option("--scaling-chart", args->scalingChartPath, "Write the scaling chart (SVG)");
+    CLI::Option* noThroughput = cmd->add_flag("--no-throughput", args->noThroughput,
+                                              "Skip every throughput measurement (methods, scaling, key)");
     cmd->add_flag("--no-methods", args->noMethods, "Skip the per-method table");
-    cmd->add_flag("--no-scaling", args->noScaling, "Skip the scaling curve");
+    CLI::Option* noScaling = cmd->add_flag("--no-scaling", args->noScaling, "Skip the scaling curve");
+    // A chart asked for must be drawn: refuse the flags that skip its data.
+    scalingChart->excludes(noScaling)->excludes(noThroughput);
     cmd->add_flag("--no-key", args->noKey, "Skip the key GPU/CPU figure");
     cmd->add_flag("--no-gpu", args->noGpu, "CPU reference only");
     CLI::Option* noChart = cmd->add_flag("--no-chart", args->noChart, "Skip the work-precision sweep and chart");

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "text_scan.hpp"
+#include "version_flag.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -76,6 +77,7 @@ void addCommands(CLI::App& app) {
 int runCommandLine(int argc, const char* const* argv) {
     CLI::App app{"sculptflow: the VR sculpting move tool's deformation, GPU and CPU reference"};
     app.require_subcommand(1);
+    addVersionFlag(app);
     addCommands(app);
     try {
         app.parse(argc, argv);

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.hpp"
+#include "conversion_losses.hpp"
 #include "deform_pipeline.hpp"
 #include "error.hpp"
 #include "flag_warning.hpp"
@@ -36,6 +37,7 @@ struct DeformArgs {
     bool volumeChange = false;
     bool verify = false;
     bool verbose = false;
+    bool plyAscii = false;
 };
 
 // What one backend produced, in voxels, with its time and the device's name and,
@@ -98,13 +100,31 @@ nlohmann::json statsJson(const MoveInputs& in, const SolverOptions& options, con
 }
 
 // Refuses an output path before the work, not after it.
-void checkMeshOutputPath(const std::string& path) {
+void checkMeshOutputPath(const std::string& path, bool plyAscii) {
+    if (plyAscii && path.empty()) throw Error("--ply-ascii: no --out to write");
     if (path.empty()) return;
     checkOutputPath("--out", path);
     std::string ext = std::filesystem::path(path).extension().string();
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
     if (ext != ".obj" && ext != ".ply")
         throw Error(path + ": unknown mesh extension '" + ext + "' (expected .obj or .ply)");
+    if (plyAscii && ext != ".ply") throw Error("--ply-ascii: --out " + path + " is not a .ply");
+}
+
+// A conversion the other format cannot hold all of: said before the work, and an
+// error under --strict, so that a sculpt's UVs or colours are never lost unseen.
+void reportConversionLosses(MoveInputs& in, const DeformArgs& args) {
+    const std::vector<std::string> lost = droppedByConversion(in.mesh, args.outPath);
+    if (lost.empty()) return;
+    std::string what;
+    for (const std::string& item : lost) what += (what.empty() ? "" : ", ") + item;
+    const std::string from = std::filesystem::path(args.inputs.meshPath).extension().string();
+    const UnitWarning warning{"dropped_attributes", "--out " + args.outPath + ": the " + from +
+                                                        " input's " + what + " cannot be written to a " +
+                                                        std::filesystem::path(args.outPath).extension().string() +
+                                                        " and will be dropped (write " + from + " to keep them)"};
+    in.warnings.push_back(warning);
+    reportUnitWarnings({warning}, args.inputs.strict);
 }
 
 void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResult& result) {
@@ -135,9 +155,10 @@ void printSummary(const MoveInputs& in, const DeformArgs& args, const DeformResu
 }
 
 void runDeform(const DeformArgs& args) {
-    checkMeshOutputPath(args.outPath);
+    checkMeshOutputPath(args.outPath, args.plyAscii);
     checkOutputPath("--stats", args.statsPath);
     MoveInputs in = loadMoveInputs(args.inputs);
+    reportConversionLosses(in, args);
     SolverOptions options = methodOptions(args.method, args.tolerance, args.steps, in);
     options.volumeChange = args.volumeChange; // a move mixing affine with other kinds throws in the solve
     options.verify = args.verify;
@@ -164,7 +185,8 @@ void runDeform(const DeformArgs& args) {
 
     // Written only now, after every check and the solve: a bad input leaves files as they were.
     if (!args.outPath.empty()) {
-        Mesh out = in.mesh; // the PLY mask property, if any, goes back out with it
+        Mesh out = in.mesh;
+        out.mask = in.mask; // this run's: --mask's, else the PLY's own property, else none
         // This run's J, or none: a volume_change read from the input describes another map.
         out.volumeChange = result.solution.volumeChanges;
         // A vertex the solve left in place (mask 0, culled) is written exactly as read:
@@ -172,7 +194,10 @@ void runDeform(const DeformArgs& args) {
         for (size_t i = 0; i < out.positions.size(); ++i)
             if (result.solution.positions[i] != in.voxels[i])
                 out.positions[i] = glm::vec3(glm::dvec3(result.solution.positions[i]) * in.stroke.voxelSize);
-        writeMesh(out, args.outPath);
+        if (args.plyAscii)
+            writeMesh(out, args.outPath, MeshFormat::PlyAscii);
+        else
+            writeMesh(out, args.outPath);
         std::printf("wrote %s\n", args.outPath.c_str());
     }
     if (!args.statsPath.empty()) {
@@ -200,8 +225,11 @@ void addDeformCommand(CLI::App& app) {
     cmd->add_option("--out", args->outPath,
                     "Deformed mesh (.obj or .ply), in the input's units. Of an input in the same format it keeps "
                     "what the input held (an OBJ's vt, vn, groups and materials; a PLY's every property and "
-                    "element); a .ply carries the vertex properties mask (if the input had one) and "
-                    "volume_change (with --volume-change)");
+                    "element); a .ply carries the vertex properties mask (--mask's, or the input's) and "
+                    "volume_change (with --volume-change). A conversion that drops what the input held "
+                    "(OBJ to PLY: vt, vn, groups, materials, colours; PLY to OBJ: every property but x y z) "
+                    "says so first, and is refused under --strict");
+    cmd->add_flag("--ply-ascii", args->plyAscii, "Write the .ply --out as ASCII (default: binary little-endian)");
     cmd->add_option("--stats", args->statsPath, "Statistics as JSON");
     cmd->add_flag("--verify", args->verify,
                   "Certify each vertex's final error: a checking pass at tol/8 and half the step limits, whose "

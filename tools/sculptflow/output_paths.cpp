@@ -22,4 +22,17 @@ void checkOutputPath(const std::string& option, const std::string& path) {
     if (!isWritableFolder(folder)) throw Error(where + "the folder " + folder.string() + " is not writable");
 }
 
+void checkOutputFolder(const std::string& option, const std::string& path) {
+    if (path.empty()) return;
+    namespace fs = std::filesystem;
+    const std::string where = option + " " + path + ": ";
+    // The folder itself, or the nearest parent that exists: that is where files or folders get created.
+    fs::path existing = fs::absolute(fs::path(path)).lexically_normal();
+    std::error_code ec;
+    while (!fs::exists(existing, ec) && existing.has_parent_path() && existing != existing.parent_path())
+        existing = existing.parent_path();
+    if (!fs::is_directory(existing, ec)) throw Error(where + existing.string() + " is not a folder");
+    if (!isWritableFolder(existing)) throw Error(where + "the folder " + existing.string() + " is not writable");
+}
+
 } // namespace sculptflow::cli

@@ -10,4 +10,9 @@ namespace sculptflow::cli {
 // folder itself. An empty path (no output asked for) passes. Writes nothing.
 void checkOutputPath(const std::string& option, const std::string& path);
 
+// The same for a folder the command creates when it is missing (sweep --failures,
+// shaders export): it must be a writable folder, or its nearest existing parent
+// must be one. An empty path passes. Creates nothing.
+void checkOutputFolder(const std::string& option, const std::string& path);
+
 } // namespace sculptflow::cli

@@ -185,6 +185,11 @@ void runRender(const RenderArgs& args) {
     const auto [width, height] = parseSize(args.size);
     const ColorMode mode = *parseColorMode(args.color); // CLI11 has checked the name
     MoveInputs in = loadMoveInputs(args.inputs);
+    // The renderer draws faces: a point cloud would come out as a blank image.
+    if (in.mesh.faceSizes.empty())
+        throw Error(args.inputs.meshPath + ": has no faces (" + std::to_string(in.mesh.positions.size()) +
+                    " vertices, a point cloud); render draws surfaces only, so there would be nothing to see "
+                    "(deform and validate take point clouds)");
     if (mode == ColorMode::Mask && in.mask.empty())
         throw Error("--color mask: no mask (give --mask FILE, or a PLY mesh with a vertex property mask)");
     SolverOptions options = methodOptions(args.method, args.tolerance, args.steps, in);

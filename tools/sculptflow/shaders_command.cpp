@@ -5,16 +5,20 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "output_paths.hpp"
 #include "shader_compiler.hpp"
 
 namespace sculptflow::cli {
 namespace {
 
 void exportShaders(const std::filesystem::path& dir, bool overwrite) {
+    // Every file checked before the first is written: a refusal leaves the folder as it was.
+    checkOutputFolder("DIR", dir.string());
+    for (const auto& [path, text] : embeddedShaderSources())
+        if (std::filesystem::exists(dir / path) && !overwrite)
+            throw Error((dir / path).string() + ": exists (use --force to overwrite)");
     for (const auto& [path, text] : embeddedShaderSources()) {
         const std::filesystem::path target = dir / path;
-        if (std::filesystem::exists(target) && !overwrite)
-            throw Error(target.string() + ": exists (use --force to overwrite)");
         std::error_code ec;
         std::filesystem::create_directories(target.parent_path(), ec);
         std::ofstream out(target, std::ios::binary | std::ios::trunc);

@@ -11,6 +11,7 @@
 #include "error.hpp"
 #include "number_checks.hpp"
 #include "file_io.hpp"
+#include "output_paths.hpp"
 #include "text_scan.hpp"
 #include "vector_option.hpp"
 
@@ -59,6 +60,8 @@ void writeMaskText(const std::vector<float>& mask, const std::string& path) {
 void runSphere(const SphereArgs& args) {
     const glm::dvec3 center = parseVector3("--center", args.center);
     if (!args.maskOutPath.empty() && args.freeze.empty()) throw Error("--mask-out needs --freeze");
+    checkOutputPath("--out", args.outPath);
+    checkOutputPath("--mask-out", args.maskOutPath);
     Mesh mesh = icosphere(args.subdivisions, glm::vec3(center), float(args.radius));
     if (!args.freeze.empty()) {
         const FrozenHalf half = parseFrozenHalf(args.freeze);

@@ -3,6 +3,7 @@
 // each case that breaks the contract as files `sculptflow validate` reruns.
 #include <algorithm>
 #include <cstdio>
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -13,6 +14,8 @@
 #include "accuracy_sweep.hpp"
 #include "commands.hpp"
 #include "error.hpp"
+#include "number_checks.hpp"
+#include "output_paths.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -121,6 +124,12 @@ std::string parseFamily(const std::string& family) {
 
 void runSweep(const SweepArgs& args) {
     const std::string family = parseFamily(args.family);
+    // The seeds first..first+count-1 must exist: a wrapped range would run none, or the wrong ones.
+    if (args.count > std::numeric_limits<uint64_t>::max() - args.first)
+        throw Error("--first " + std::to_string(args.first) + " --count " + std::to_string(args.count) +
+                    ": the last seed would be past " + std::to_string(std::numeric_limits<uint64_t>::max()));
+    checkOutputPath("--csv", args.csvPath);
+    checkOutputFolder("--failures", args.failuresDir);
     SweepOptions options;
     options.methods = parseMethods(args.methods);
     options.tolerances = args.tolerances;
@@ -167,6 +176,10 @@ void runSweep(const SweepArgs& args) {
         }
         runs.insert(runs.end(), caseRuns.begin(), caseRuns.end());
     }
+    if (cases == 0) // only when --family filtered out every seed: nothing was checked
+        throw Error("--family " + family + ": no seed in " + std::to_string(args.first) + "-" +
+                    std::to_string(args.first + args.count - 1) + " is of that family (a seed's family is seed % " +
+                    std::to_string(kStrokeFamilies) + ")");
 
     std::printf("sculptflow sweep: %zu generated cases (seeds %llu–%llu%s), %zu runs, %zu over tol (%zu of them "
                 "float-limited: no method's float solve at tol/100 and a quarter of the step limits gets within tol/2)\n",
@@ -202,7 +215,9 @@ void addSweepCommand(CLI::App& app) {
         "Solve generated strokes (seeded, deterministic) with each method and tolerance against the double ground "
         "truth; report the worst max error / tol; exits 1 when an unflagged vertex is over tol");
     cmd->add_option("--first", args->first, "First seed")->capture_default_str();
-    cmd->add_option("--count", args->count, "Seeds to run (each seed's family is seed % 12)")->capture_default_str();
+    cmd->add_option("--count", args->count, "Seeds to run (each seed's family is seed % 12)")
+        ->check(positiveNumber())
+        ->capture_default_str();
     cmd->add_option("--methods", args->methods, "Methods, comma-separated")->delimiter(',')->capture_default_str();
     cmd->add_option("--tols", args->tolerances, "Tolerances in voxels, comma-separated")
         ->delimiter(',')

@@ -109,6 +109,12 @@ void runTune(const TuneArgs& args) {
     FileWatcher paramsWatcher;
     if (!args.paramsPath.empty()) paramsWatcher.watch({args.paramsPath});
 
+    // A shader that did not compile leaves the built-in one running: its figures are not the user's.
+    const bool shaderFailed = reloader && reloader->generation() == 0;
+    if (shaderFailed && !args.watch)
+        throw Error("--shaders " + args.shadersDir + ": the shader did not compile or load (the errors above); "
+                    "nothing was run, as the figures would be the built-in shader's");
+
     std::printf("sculptflow tune: %s, %zu vertices on %s\n", in.description.c_str(), in.voxels.size(),
                 context.deviceName().c_str());
     GroundTruth truth = groundTruth(in.move, in.voxels); // the move never changes: computed once
@@ -118,7 +124,11 @@ void runTune(const TuneArgs& args) {
         printFigures(now, last, why);
         last = now;
     };
-    run("start");
+    if (shaderFailed)
+        std::printf("[start] not run: the shader in %s did not compile or load; waiting for a good save\n",
+                    args.shadersDir.c_str());
+    else
+        run("start");
     if (!args.watch) {
         if (!checked(*last)) throw CLI::RuntimeError(1); // nothing was compared: no figure to tune by
         return;
@@ -148,7 +158,8 @@ void runTune(const TuneArgs& args) {
                 std::fprintf(stderr, "sculptflow: %s (keeping the previous parameters)\n", e.what());
             }
         }
-        if (!rerun) continue;
+        // Until one of the user's shaders loads, a run would be the built-in shader's.
+        if (!rerun || (reloader && reloader->generation() == 0)) continue;
         try {
             run(why);
         } catch (const Error& e) { // e.g. a shader that compiles but faults: report, keep going
