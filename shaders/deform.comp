@@ -43,7 +43,8 @@ layout(constant_id = 10) const bool computeVolumeChange = false;
 layout(constant_id = 13) const bool solverVerify = false; // a checking pass per vertex (integrate.glsl)
 // What the host and this file mean by their pushes and passes (kDeformInterfaceVersion,
 // host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
-// pushed; 3: binding 11 and carryBound). A hot-reloaded copy exported from another version is refused by it.
+// pushed; 3: binding 11 and carryBound). A hot-reloaded copy exported from another
+// version is refused by it.
 layout(constant_id = 14) const int interfaceVersion = 3;
 // Binding 11 holds each vertex's error bound, read and replaced (continuous mode:
 // integrateVertex's `carried`, from one segment's dispatch to the next).
