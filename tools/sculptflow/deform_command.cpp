@@ -18,6 +18,7 @@
 #include "json_output.hpp"
 #include "move_inputs.hpp"
 #include "output_paths.hpp"
+#include "progress_bar.hpp"
 #include "run_solver.hpp"
 #include "run_stats.hpp"
 #include "unit_checks.hpp"
@@ -165,7 +166,10 @@ void runDeform(const DeformArgs& args) {
     validateSolverOptions(options);
 
     const bool gpu = args.backend == "gpu";
+    ProgressTicker ticker(stderr, ProgressTicker::isTerminal(stderr)); // the main job takes seconds on lavapipe
+    ticker.stage(gpu ? "solving on the GPU" : "solving on the CPU reference");
     DeformResult result = gpu ? deformOnGpu(in, options, args.inputs) : deformOnCpu(in, options, args.threads);
+    ticker.stop(); // the line is erased before any warning or the summary
     // Before any output: under --strict an unchanged mesh is not written.
     const size_t integrated = integratedVertices(result.solution.statistics);
     warnIfAllCulled(in, integrated, args.inputs.strict);

@@ -10,6 +10,7 @@
 #include "cpu_solver.hpp"
 #include "error.hpp"
 #include "output_paths.hpp"
+#include "progress_bar.hpp"
 #include "gpu_solver.hpp"
 #include "heat_map.hpp"
 #include "mesh_renderer.hpp"
@@ -201,7 +202,10 @@ void runRender(const RenderArgs& args) {
     validateSolverOptions(options);
 
     Context context(gpuContextOptions(args.inputs));
+    ProgressTicker ticker(stderr, ProgressTicker::isTerminal(stderr));
+    ticker.stage("solving");
     const std::vector<Panel> panels = solvePanels(context, in, args, options);
+    ticker.stop();
     const std::vector<VertexColoring> colorings = colorPanels(mode, in, panels, solveDescription(args));
 
     // Every panel shares one camera fitted to every shape, so they compare directly.
