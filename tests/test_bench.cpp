@@ -270,5 +270,20 @@ TEST(Bench, WithoutGpuAndRecordingTheCpuRecordsRemain) {
     EXPECT_TRUE(doc["summary"]["key"]["gpu_over_cpu1"].is_null());
 }
 
+// Issue 47: a --chart the budget left no time for was skipped, and the run exited 0.
+TEST(Bench, AChartTheBudgetLeftNoTimeForFailsTheRunAfterItsJson) {
+    test::ScratchDir dir;
+    const std::filesystem::path out = dir / "bench.json", chart = dir / "chart.svg";
+    const auto [status, errors] =
+        test::cliExitStatus({"bench", "--no-gpu", "--no-scaling", "--methods", "dp45", "--method-sizes", "300",
+                             "--key-size", "300", "--probes", "16", "--key-stroke", (dir / "absent.bin").string(),
+                             "--budget", "0.001", "--chart", chart.string(), "--json", out.string()});
+    EXPECT_EQ(status, 1);
+    EXPECT_NE(errors.find("--chart " + chart.string() + ": not written: the --budget of 0.001 s"), std::string::npos)
+        << errors;
+    EXPECT_FALSE(std::filesystem::exists(chart));
+    EXPECT_TRUE(readJson(out).contains("records")); // what was measured is kept
+}
+
 } // namespace
 } // namespace sculptflow

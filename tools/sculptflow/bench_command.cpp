@@ -287,6 +287,12 @@ void runKey(Session& s, size_t keySize) {
     }
 }
 
+std::string formatSeconds(double seconds) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g s", seconds);
+    return text;
+}
+
 // The work-precision sweep on the CPU reference; returns its JSON summary.
 nlohmann::json runWorkPrecision(Session& s, const std::vector<Method>& methods, size_t sweepMost) {
     WorkPrecisionOptions sweepOptions;
@@ -423,6 +429,11 @@ void runBench(const BenchArgs& args) {
         std::printf("wrote %s\n", args.jsonPath.c_str());
     }
     std::printf("bench took %.1f s\n", seconds);
+    // A chart asked for and not drawn is work that did not happen (after the JSON: it keeps what was measured).
+    if (!args.chartPath.empty() && workPrecision.is_null())
+        throw Error("--chart " + args.chartPath + ": not written: the --budget of " +
+                    formatSeconds(args.budgetSeconds.value_or(0.0)) +
+                    " was spent before the work-precision sweep (raise it, or drop --chart)");
 }
 
 } // namespace
