@@ -119,7 +119,8 @@ int main(void) {
         fprintf(stderr, "c_only: moved to %g and %g (expected 10 and 500)\n", (double)moved[0], (double)moved[3]);
         return 1;
     }
-    printf("c_only: sculptflow %u from C, the tool's point moved %.3f voxels\n", sfGetVersion(), (double)moved[0]);
+    printf("c_only: sculptflow %u.%u.%u from C, the tool's point moved %.3f voxels\n", sfGetVersion() >> 22,
+           (sfGetVersion() >> 12) & 0x3ffu, sfGetVersion() & 0xfffu, (double)moved[0]);
     return 0;
 }
 C
