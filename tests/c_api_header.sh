@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # sculptflow.h as a plugin author meets it, without building anything else:
 #  - every enum ends with a _MAX_ENUM = 0x7FFFFFFF (32 bits, as Vulkan's);
-#  - the README's C snippet (its first ```c block, under "The C API and the ABI")
-#    compiles as C99 with -pedantic -Wall -Wextra -Werror under gcc and clang, and
-#    as C++17 under g++, inside a function that declares what it uses;
+#  - the documented C snippet (the first ```c block under "The C API and the
+#    ABI" in docs/integrating.md, where the README sends C users) compiles as
+#    C99 with -pedantic -Wall -Wextra -Werror under gcc and clang, and as C++17
+#    under g++, inside a function that declares what it uses;
 #  - a C99 file using SF_INIT_STRUCT on every size-versioned struct, and checking
 #    the enums' size, compiles the same way.
 #
@@ -28,17 +29,17 @@ else
   echo "c_api_header: all $count enums have _MAX_ENUM = 0x7FFFFFFF"
 fi
 
-# The README's snippet, as written.
+# The documented snippet, as written.
 awk '/^## The C API and the ABI/ {section = 1}
      section && /^```c$/ {inside = 1; next}
      inside && /^```$/ {exit}
-     inside {print}' "$root/README.md" >"$work/readme_snippet.inc"
-if [ ! -s "$work/readme_snippet.inc" ]; then
-  echo "c_api_header: FAIL: no \`\`\`c block under \"## The C API and the ABI\" in README.md" >&2
+     inside {print}' "$root/docs/integrating.md" >"$work/doc_snippet.inc"
+if [ ! -s "$work/doc_snippet.inc" ]; then
+  echo "c_api_header: FAIL: no \`\`\`c block under \"## The C API and the ABI\" in docs/integrating.md" >&2
   exit 1
 fi
-cat >"$work/readme_snippet.c" <<'C'
-/* What the README's snippet uses, declared; the snippet itself is included as it is. */
+cat >"$work/doc_snippet.c" <<'C'
+/* What the documented snippet uses, declared; the snippet itself is included as it is. */
 #include <sculptflow/sculptflow.h>
 #include <stdio.h>
 static void onLog(void* userData, SfLogLevel level, const char* message) {
@@ -48,7 +49,7 @@ int readmeSnippet(VkInstance instance, VkPhysicalDevice physical, VkDevice devic
                   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr);
 int readmeSnippet(VkInstance instance, VkPhysicalDevice physical, VkDevice device, uint32_t family, VkQueue queue,
                   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr) {
-#include "readme_snippet.inc"
+#include "doc_snippet.inc"
     sfDestroyContext(context);
     return 0;
 }
@@ -92,14 +93,14 @@ compile() { # the compiler, then its arguments
 for compiler in gcc clang; do
   command -v "$compiler" >/dev/null || { echo "c_api_header: no $compiler here: skipped"; continue; }
   before=$failed
-  for file in readme_snippet init_struct; do
+  for file in doc_snippet init_struct; do
     compile "$compiler" -std=c99 "${strict[@]}" "${includes[@]}" "$work/$file.c"
   done
   [ "$failed" != "$before" ] ||
-    echo "c_api_header: the README's snippet and SF_INIT_STRUCT compile as C99 under $compiler (-Wextra -Werror)"
+    echo "c_api_header: the documented snippet and SF_INIT_STRUCT compile as C99 under $compiler (-Wextra -Werror)"
 done
 before=$failed
-for file in readme_snippet init_struct; do
+for file in doc_snippet init_struct; do
   compile g++ -x c++ -std=c++17 "${strict[@]}" "${includes[@]}" -I"$work" "$work/$file.c"
 done
 [ "$failed" != "$before" ] || echo "c_api_header: and as C++17 under g++"

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -399,6 +400,46 @@ TEST(CliTrust, ContinuousEvaluationsAreOneConventionPerVertexOverTheRun) {
     EXPECT_GE(e["max"].get<double>(), e["mean"].get<double>());
     EXPECT_GT(e["max"].get<double>(), e["max_in_one_segment"].get<double>());
     EXPECT_TRUE(has(r.out, "evaluations per vertex (whole run, summed over segments)")) << r.out;
+}
+
+// Issue 47: render's summary (and its caption, the same line) aggregates continuous
+// mode as deform --stats does: a whole-run mean beside a per-segment max read
+// "mean 36.0 max 10", and culled counts summed over the segments read as vertices.
+TEST(CliTrust, RenderStatesContinuousStatisticsAsDeformDoes) {
+    SF_REQUIRE_VULKAN();
+    ScratchDir dir;
+    const auto mesh = dir / "sphere.obj", stats = dir / "stats.json", png = dir / "render.png";
+    // Far wider than the tool's reach (a Kelvinlet's reaches far), so that some segments cull.
+    const ToolStroke& tool = defaultStroke().tools.front();
+    writeMesh(icosphere(2, glm::vec3(tool.poses.front().position), float(30.0 * tool.outerRadius)), mesh);
+    const std::vector<std::string> run = {"--backend", "cpu", "--mesh", mesh.string(), "--mode", "continuous"};
+
+    std::vector<std::string> deform = {"deform", "--stats", stats.string()};
+    deform.insert(deform.end(), run.begin(), run.end());
+    ASSERT_EQ(cli(deform).status, 0);
+    const nlohmann::json j = readJson(stats);
+    const size_t segments = j["evaluations"]["per_segment"].size();
+    ASSERT_GT(segments, 1u);
+    ASSERT_GT(j["flags"]["culled"].get<size_t>(), 0u);
+
+    std::vector<std::string> render = {"render", "--size", "256x128", "--out", png.string()};
+    render.insert(render.end(), run.begin(), run.end());
+    const Outcome r = cli(render);
+    ASSERT_EQ(r.status, 0) << r.errors;
+    const std::regex line(R"((\d+) vertices, evaluations(?: per vertex)? mean ([0-9.]+) max (\d+); (\d+) clamped, )"
+                          R"((\d+) capped, (\d+) non-finite, (\d+) culled)");
+    std::smatch m;
+    ASSERT_TRUE(std::regex_search(r.out, m, line)) << r.out;
+    EXPECT_EQ(std::stoul(m[1]), j["vertices"].get<size_t>());
+    EXPECT_NEAR(std::stod(m[2]), j["evaluations"]["mean"].get<double>(), 0.051);
+    EXPECT_EQ(std::stoul(m[3]), j["evaluations"]["max"].get<size_t>()) << r.out;
+    EXPECT_LE(std::stod(m[2]), std::stod(m[3])) << "the mean above the max: " << r.out;
+    EXPECT_EQ(std::stoul(m[4]), j["flags"]["min_step_clamped"].get<size_t>());
+    EXPECT_EQ(std::stoul(m[5]), j["flags"]["iteration_cap"].get<size_t>());
+    EXPECT_EQ(std::stoul(m[6]), j["flags"]["non_finite"].get<size_t>());
+    EXPECT_EQ(std::stoul(m[7]), j["flags"]["culled"].get<size_t>());
+    // Counts summed over the segments say so, as deform's summary does.
+    EXPECT_EQ(m.suffix().str().rfind(" (summed over " + std::to_string(segments) + " segments)", 0), 0u) << r.out;
 }
 
 // ---------------------------------------------------------------------------

@@ -208,6 +208,9 @@ TEST(Viewer, SymmetryMirrorsTheDragAboutTheMeshCentreAndDrawsTheCopy) {
     const cli::MoveInputs inputs = cli::loadMoveInputs(options.inputs);
     ASSERT_EQ(result.symmetry.axes, kSymmetryX);
     EXPECT_LT(glm::length(result.symmetry.origin - boxCentre(inputs.mesh.positions)), 1e-12);
+    // And the printed inputs say that origin, not the stroke's (0, 0, 0).
+    EXPECT_NE(result.description.find(cli::describeSymmetry(result.symmetry)), std::string::npos)
+        << result.description;
     ASSERT_EQ(result.positions.size(), inputs.voxels.size());
     EXPECT_GT(maxDisplacement(inputs.voxels, result.positions), 100.0);
     EXPECT_LT(mirrorAsymmetry(inputs.voxels, result.positions, 0, result.symmetry.origin / inputs.stroke.voxelSize),

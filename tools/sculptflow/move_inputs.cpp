@@ -37,12 +37,6 @@ Symmetry symmetryFromOptions(const Symmetry& stroke, const MoveInputArgs& args) 
     return symmetry;
 }
 
-std::string describeSymmetry(const Symmetry& symmetry) {
-    char origin[96];
-    std::snprintf(origin, sizeof origin, "(%g, %g, %g)", symmetry.origin.x, symmetry.origin.y, symmetry.origin.z);
-    return "symmetry " + symmetryAxesName(symmetry.axes) + " about " + origin;
-}
-
 // --mask, else the PLY mesh's own mask property, else none.
 void loadMask(MoveInputs& in, const MoveInputArgs& args) {
     const size_t vertices = in.mesh.positions.size();
@@ -57,6 +51,12 @@ void loadMask(MoveInputs& in, const MoveInputArgs& args) {
 }
 
 } // namespace
+
+std::string describeSymmetry(const Symmetry& symmetry) {
+    char origin[96];
+    std::snprintf(origin, sizeof origin, "(%g, %g, %g)", symmetry.origin.x, symmetry.origin.y, symmetry.origin.z);
+    return "symmetry " + symmetryAxesName(symmetry.axes) + " about " + origin;
+}
 
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--mesh", args.meshPath,

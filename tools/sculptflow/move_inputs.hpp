@@ -56,6 +56,9 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args);
 // Adds --built-in sphere|sculpt (the mesh used without --mesh), defaulting to args.builtIn.
 void addBuiltInMeshOption(CLI::App& command, MoveInputArgs& args);
 
+// "symmetry x about (X, Y, Z)", as the inputs' description says it.
+std::string describeSymmetry(const Symmetry& symmetry);
+
 // Adds --mode, --mask, --symmetry and --symmetry-origin (deform, validate, render).
 void addMoveModeOptions(CLI::App& command, MoveInputArgs& args);
 

@@ -85,14 +85,18 @@ std::string formatTolerance(double tolerance) {
     return text;
 }
 
-// The shaded view's legend line: what the solve did.
-std::string summaryLine(const SolveReport& r) {
+// The shaded view's legend line: what the solve did, aggregated as deform's
+// summary is: evaluations per vertex over the whole run, flags summed over the
+// segments (and said so, since a vertex flagged in two segments counts twice).
+std::string summaryLine(const RunSolution& solution) {
+    const SolveReport& r = solution.report;
+    const size_t segments = solution.segments.size();
     char text[256];
-    std::snprintf(text, sizeof text, "%zu vertices, evaluations mean %.1f max %u; %zu clamped, %zu capped, "
-                                     "%zu non-finite, %zu culled",
-                  r.vertices, r.meanEvaluations(), r.maxEvaluations, r.minStepClamped, r.iterationCap, r.nonFinite,
-                  r.culled);
-    return text;
+    std::snprintf(text, sizeof text, "%zu vertices, evaluations per vertex mean %.1f max %u; %zu clamped, "
+                                     "%zu capped, %zu non-finite, %zu culled",
+                  r.vertices, r.meanEvaluations(), maxRunEvaluations(solution.statistics), r.minStepClamped,
+                  r.iterationCap, r.nonFinite, r.culled);
+    return text + (segments > 1 ? " (summed over " + std::to_string(segments) + " segments)" : std::string());
 }
 
 // "bs32, tol 0.1 voxel, gpu", after the kind when --kind names one: "affine, bs32, ..."
@@ -166,7 +170,7 @@ std::vector<VertexColoring> colorPanels(ColorMode mode, const MoveInputs& in, co
         colorings.push_back({{first, first + std::ptrdiff_t(in.voxels.size())}, all.legend});
     }
     if (mode == ColorMode::Shaded) {
-        std::string title = summaryLine(panels.front().solution.report);
+        std::string title = summaryLine(panels.front().solution);
         if (panels.size() > 1) {
             title = how + "; evaluations per vertex:";
             for (const Panel& panel : panels) {
@@ -226,7 +230,7 @@ void runRender(const RenderArgs& args) {
     std::printf("%s\n", in.description.c_str());
     for (const Panel& panel : panels) {
         std::printf("%s on %s, %s: %s\n", args.backend == "gpu" ? "gpu" : "cpu reference",
-                    context.deviceName().c_str(), panel.title.c_str(), summaryLine(panel.solution.report).c_str());
+                    context.deviceName().c_str(), panel.title.c_str(), summaryLine(panel.solution).c_str());
         if (mode == ColorMode::VolumeChange) std::printf("  %s\n", volumeChangeLine(panel.solution).c_str());
     }
     std::printf("wrote %s (%ux%u, --color %s)\n", args.outPath.c_str(), width, height, args.color.c_str());

@@ -149,6 +149,13 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     mask_ = inputs.mask.empty() ? paintedMask(chunked.positions) : inChunkOrder(inputs.mask, chunked.originalIndex);
     settings_ = {viewerSymmetry(inputs, options_.inputs), options_.paintMask || !inputs.mask.empty(), inputs.mode};
     settings_.heatMap = options_.heatMap;
+    // The viewer's origin can differ from the stroke's (viewerSymmetry): say the one it uses.
+    result_.description = inputs.description;
+    if (settings_.symmetry.axes) {
+        const std::string cli = cli::describeSymmetry(inputs.stroke.symmetry);
+        if (const size_t at = result_.description.find(cli); at != std::string::npos)
+            result_.description.replace(at, cli.size(), cli::describeSymmetry(settings_.symmetry));
+    }
     settings_.evaluationsMap = options_.evaluationsMap;
     undeformed_ = chunked.positions;
     originalIndex_ = chunked.originalIndex;
@@ -191,7 +198,7 @@ Viewer::Viewer(const ViewerOptions& options, std::atomic<int>& validationMessage
     result_.chunksTotal = uint32_t(mesh_->chunkCount());
     if (!options_.quiet)
         std::printf("sculptflow-viewer: %s, %u vertices in %zu chunks of %.3g voxels, %s on %s%s\n",
-                    inputs.description.c_str(), result_.vertices, mesh_->chunkCount(), chunked.blockSize,
+                    result_.description.c_str(), result_.vertices, mesh_->chunkCount(), chunked.blockSize,
                     options_.method.c_str(), result_.deviceName.c_str(), validation ? ", validation on" : "");
     if (!options_.quiet) {
         // The viewer's own origin and segments, which the inputs' line above does not know.

@@ -21,6 +21,7 @@ struct ViewerResult {
     std::vector<std::pair<uint64_t, RgbaImage>> captures; // ViewerOptions::captureFrames, in order
     int validationMessages = 0;    // printed as they came; any makes the run a failure
     std::string deviceName;
+    std::string description;       // the inputs as the first line printed them, with the viewer's mirror origin
     uint32_t vertices = 0;
     uint32_t chunksTotal = 0;
     uint32_t maxChunksSolved = 0;  // in one frame
