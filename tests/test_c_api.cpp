@@ -127,8 +127,7 @@ TEST(CApi, BadSolveInputIsRefusedWithoutWriting) {
          SF_ERROR_INVALID_ARGUMENT, "posesB"},
         {"no vertices", [](SfSolveInfo& i, CStroke&, const std::vector<float>&) { i.vertexCount = 0; },
          SF_ERROR_INVALID_ARGUMENT, "vertexCount is 0"},
-        {"NaN voxel size",
-         [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.info.voxelSize = std::nan(""); },
+        {"NaN voxel size", [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.info.voxelSize = std::nan(""); },
          SF_ERROR_INVALID_ARGUMENT, "voxelSize"},
         {"NaN radius",
          [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.tools[0].outerRadius = std::nan(""); },
@@ -173,9 +172,9 @@ TEST(CApi, EnumsHaveA32BitMaxEnum) {
     static_assert(sizeof(SfResult) == 4 && sizeof(SfLogLevel) == 4 && sizeof(SfToolKind) == 4 &&
                   sizeof(SfKelvinletProfile) == 4 && sizeof(SfFalloff) == 4 && sizeof(SfMethod) == 4 &&
                   sizeof(SfBackend) == 4 && sizeof(SfMoveMode) == 4);
-    const int64_t maxEnums[] = {SF_RESULT_MAX_ENUM, SF_LOG_LEVEL_MAX_ENUM, SF_TOOL_KIND_MAX_ENUM,
-                                SF_KELVINLET_PROFILE_MAX_ENUM, SF_FALLOFF_MAX_ENUM, SF_METHOD_MAX_ENUM,
-                                SF_BACKEND_MAX_ENUM, SF_MOVE_MODE_MAX_ENUM};
+    const int64_t maxEnums[] = {
+        SF_RESULT_MAX_ENUM,  SF_LOG_LEVEL_MAX_ENUM, SF_TOOL_KIND_MAX_ENUM, SF_KELVINLET_PROFILE_MAX_ENUM,
+        SF_FALLOFF_MAX_ENUM, SF_METHOD_MAX_ENUM,    SF_BACKEND_MAX_ENUM,   SF_MOVE_MODE_MAX_ENUM};
     for (int64_t value : maxEnums) EXPECT_EQ(value, 0x7FFFFFFF);
     // A _MAX_ENUM is no value: refused where an enum is read.
     const Stroke stroke = defaultStroke();

@@ -90,12 +90,12 @@ extern "C" {
 
 typedef enum SfResult {
     SF_SUCCESS = 0,
-    SF_ERROR_INVALID_ARGUMENT = -1,    /* a null pointer, a bad value (NaN, out of range), a wrong count */
-    SF_ERROR_INVALID_STRUCT_SIZE = -2, /* structSize too small, or larger with bytes this library does not know set */
-    SF_ERROR_INVALID_STATE = -3,       /* out of order: begin while moving, update before begin, a stale ticket */
+    SF_ERROR_INVALID_ARGUMENT = -1,      /* a null pointer, a bad value (NaN, out of range), a wrong count */
+    SF_ERROR_INVALID_STRUCT_SIZE = -2,   /* structSize too small, or larger with bytes this library does not know set */
+    SF_ERROR_INVALID_STATE = -3,         /* out of order: begin while moving, update before begin, a stale ticket */
     SF_ERROR_INITIALIZATION_FAILED = -4, /* no loader, no Vulkan 1.2 compute device, a device that cannot be adopted */
-    SF_ERROR_OUT_OF_MEMORY = -5,       /* host memory ran out */
-    SF_ERROR_DEVICE = -6,              /* the GPU solve failed: a Vulkan call, device memory, a validation message */
+    SF_ERROR_OUT_OF_MEMORY = -5,         /* host memory ran out */
+    SF_ERROR_DEVICE = -6,                /* the GPU solve failed: a Vulkan call, device memory, a validation message */
     SF_ERROR_UNKNOWN = -7,
     SF_RESULT_MAX_ENUM = 0x7FFFFFFF /* keeps every enum 32 bits, as Vulkan's */
 } SfResult;
@@ -113,7 +113,7 @@ SCULPTFLOW_API uint32_t sfGetVersion(void);
 /* ---- Log ---- */
 
 typedef enum SfLogLevel {
-    SF_LOG_LEVEL_WARNING = 0,   /* a pipeline cache ignored, a file not written */
+    SF_LOG_LEVEL_WARNING = 0,    /* a pipeline cache ignored, a file not written */
     SF_LOG_LEVEL_VALIDATION = 1, /* a validation message no call could return (while destroying) */
     SF_LOG_LEVEL_MAX_ENUM = 0x7FFFFFFF
 } SfLogLevel;
@@ -218,8 +218,8 @@ typedef struct SfTools {
 } SfTools;
 
 typedef enum SfMethod {
-    SF_METHOD_BS32 = 0, /* Bogacki–Shampine 3(2): the default */
-    SF_METHOD_DP45 = 1, /* Dormand–Prince 5(4) */
+    SF_METHOD_BS32 = 0,         /* Bogacki–Shampine 3(2): the default */
+    SF_METHOD_DP45 = 1,         /* Dormand–Prince 5(4) */
     SF_METHOD_RK4_DOUBLING = 2, /* RK4 with step doubling */
     SF_METHOD_TSIT5 = 3,        /* Tsitouras 5(4); tolerances from 0.01 voxel (docs/solver.md) */
     SF_METHOD_MAX_ENUM = 0x7FFFFFFF
@@ -279,7 +279,7 @@ typedef struct SfLiveMoveCreateInfo {
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
-    SF_MOVE_MODE_MOVE = 0,      /* each frame solves posesA → the frame's poses from the undeformed mesh */
+    SF_MOVE_MODE_MOVE = 0,       /* each frame solves posesA → the frame's poses from the undeformed mesh */
     SF_MOVE_MODE_CONTINUOUS = 1, /* each frame solves the last submitted frame's poses → its own */
     SF_MOVE_MODE_MAX_ENUM = 0x7FFFFFFF
 } SfMoveMode;
