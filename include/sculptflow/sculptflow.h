@@ -38,13 +38,13 @@
  *    keeps the context's error text and its GPU solver (made by the first GPU
  *    sfSolve) unguarded; the pipelines the live moves share are built under a lock.
  *  - sfSolve with SF_BACKEND_GPU submits to the context's queue (the adopted one)
- *    and waits for it (fences: at most 5 minutes a solve): Vulkan's rule that a queue is
- *    externally synchronized applies, so hold the engine's queue lock around it.
+ *    and waits on fences (at most 5 minutes a solve): Vulkan's rule that a queue
+ *    is externally synchronized applies, so hold the engine's queue lock around it.
  *    The per-frame calls submit nothing: sfLiveMoveRecord records into the
  *    caller's command buffer (its pool externally synchronized, as Vulkan's), and
  *    the renderer submits it.
- *  - sfSolve with SF_BACKEND_CPU starts up to one thread a core (std::thread, one
- *    a 256 vertices at most; none below 512) and joins them all before it
+ *  - sfSolve with SF_BACKEND_CPU starts up to one std::thread a core (at most one
+ *    per 256 vertices; none under 512 vertices) and joins them all before it
  *    returns; no callback runs on them.
  *  - SfLogCallback runs on the thread of the call that logs (a layer's messages
  *    are queued under a lock and reach it from the library's calls).
@@ -306,7 +306,8 @@ typedef struct SfRecordReport {
 } SfRecordReport;
 
 /* Validates the mesh and allocates everything a frame needs; submits nothing.
- * SF_ERROR_INVALID_ARGUMENT for a bad mesh, or device memory it cannot have (the text says which). */
+ * SF_ERROR_INVALID_ARGUMENT for a bad mesh (a stream past its given buffer size
+ * too), or device memory it cannot have (the text says which). */
 SCULPTFLOW_API SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live);
 /* Once its frames are complete. NULL is ignored. */
 SCULPTFLOW_API void sfDestroyLiveMove(SfLiveMove live);
