@@ -98,8 +98,7 @@ T readStruct(const T* in, size_t minimumSize, const char* name) {
     require(in != nullptr, std::string(name) + " is NULL");
     const size_t size = in->structSize;
     require(size >= minimumSize,
-            std::string(name) + ".structSize is " + std::to_string(size) + "; at least " +
-                std::to_string(minimumSize) +
+            std::string(name) + ".structSize is " + std::to_string(size) + "; at least " + std::to_string(minimumSize) +
                 (minimumSize == sizeof(T) ? std::string(" (sizeof(") + name + "))"
                                           : std::string(" (its first version's size; sizeof(") + name + ") is " +
                                                 std::to_string(sizeof(T)) + ")"),
