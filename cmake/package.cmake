@@ -27,8 +27,9 @@ target_link_libraries(sculptflow PUBLIC glm::glm Vulkan::Headers
 # mixes the two languages, so no library name is spelt here. $<LINK_LANGUAGE:C>
 # adds them only to a C link: a C++ link's driver brings its own runtime, and a C
 # target in a project with CXX enabled links as CXX (the archive's link interface
-# language), so nothing is listed twice or for the wrong standard library. A
-# shared library carries its runtime as DT_NEEDED entries instead.
+# language), so nothing is listed twice or for the wrong standard library (the
+# consumer needs CMake 3.18 for the expression). A shared library carries its
+# runtime as DT_NEEDED entries instead.
 set(SCULPTFLOW_CXX_RUNTIME ${CMAKE_CXX_IMPLICIT_LINK_LIBRARIES})
 if(CMAKE_C_IMPLICIT_LINK_LIBRARIES)
   list(REMOVE_ITEM SCULPTFLOW_CXX_RUNTIME ${CMAKE_C_IMPLICIT_LINK_LIBRARIES})
