@@ -45,9 +45,9 @@ cat >"$work/doc_snippet.c" <<'C'
 static void onLog(void* userData, SfLogLevel level, const char* message) {
     (void)userData, (void)level, (void)message;
 }
-int readmeSnippet(VkInstance instance, VkPhysicalDevice physical, VkDevice device, uint32_t family, VkQueue queue,
+int docSnippet(VkInstance instance, VkPhysicalDevice physical, VkDevice device, uint32_t family, VkQueue queue,
                   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr);
-int readmeSnippet(VkInstance instance, VkPhysicalDevice physical, VkDevice device, uint32_t family, VkQueue queue,
+int docSnippet(VkInstance instance, VkPhysicalDevice physical, VkDevice device, uint32_t family, VkQueue queue,
                   PFN_vkGetInstanceProcAddr vkGetInstanceProcAddr) {
 #include "doc_snippet.inc"
     sfDestroyContext(context);
