@@ -19,6 +19,28 @@ target_compile_features(sculptflow PUBLIC cxx_std_20)
 target_link_libraries(sculptflow PUBLIC glm::glm Vulkan::Headers
   PRIVATE Threads::Threads tinyobjloader::tinyobjloader ${CMAKE_DL_LIBS})
 
+# The static library's C++ runtime, for a consumer that links with the C driver
+# (a C-only project: `cc` adds neither libstdc++ nor libm, and ld does not take
+# them from libstdc++.so's own needs). CMake knows that runtime as the C++
+# compiler's implicit link libraries less the C compiler's (GCC: stdc++ and m;
+# clang with libc++: c++ and its helpers), the set it adds itself where one target
+# mixes the two languages, so no library name is spelt here. $<LINK_LANGUAGE:C>
+# adds them only to a C link: a C++ link's driver brings its own runtime, and a C
+# target in a project with CXX enabled links as CXX (the archive's link interface
+# language), so nothing is listed twice or for the wrong standard library (the
+# consumer needs CMake 3.18 for the expression). A shared library carries its
+# runtime as DT_NEEDED entries instead.
+set(SCULPTFLOW_CXX_RUNTIME ${CMAKE_CXX_IMPLICIT_LINK_LIBRARIES})
+if(CMAKE_C_IMPLICIT_LINK_LIBRARIES)
+  list(REMOVE_ITEM SCULPTFLOW_CXX_RUNTIME ${CMAKE_C_IMPLICIT_LINK_LIBRARIES})
+endif()
+list(REMOVE_DUPLICATES SCULPTFLOW_CXX_RUNTIME)
+if(NOT BUILD_SHARED_LIBS)
+  foreach(library ${SCULPTFLOW_CXX_RUNTIME})
+    target_link_libraries(sculptflow INTERFACE "$<$<LINK_LANGUAGE:C>:${library}>")
+  endforeach()
+endif()
+
 set(installed_targets sculptflow)
 if(SCULPTFLOW_HOT_RELOAD)
   add_library(sculptflow_hot_reload $<TARGET_OBJECTS:sculptflow_hot_reload_objects>)
@@ -64,9 +86,18 @@ write_basic_package_version_file(${PROJECT_BINARY_DIR}/sculptflowConfigVersion.c
 install(FILES ${PROJECT_BINARY_DIR}/sculptflowConfig.cmake ${PROJECT_BINARY_DIR}/sculptflowConfigVersion.cmake
   DESTINATION ${config_dir})
 
-# pkg-config: a static build lists what its objects need in Libs.private.
+# pkg-config: a static build lists what its objects need in Libs.private, the C++
+# runtime included (a C program links with `cc`; a C++ one repeats what g++ adds,
+# which is harmless). Cflags stay C-clean: C++ consumers ask for C++20 themselves.
 if(SCULPTFLOW_STATIC)
   set(SCULPTFLOW_PC_LIBS_PRIVATE "-ltinyobjloader -ldl -lpthread")
+  foreach(library ${SCULPTFLOW_CXX_RUNTIME})
+    if(library MATCHES "^[-/]")
+      string(APPEND SCULPTFLOW_PC_LIBS_PRIVATE " ${library}")
+    else()
+      string(APPEND SCULPTFLOW_PC_LIBS_PRIVATE " -l${library}")
+    endif()
+  endforeach()
 endif()
 configure_file(cmake/sculptflow.pc.in ${PROJECT_BINARY_DIR}/sculptflow.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/sculptflow.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

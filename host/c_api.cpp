@@ -99,6 +99,12 @@ Stroke toolsStroke(const SfTools& tools) {
         tool.kind = enumIn<ToolKind>(rawValue(in.kind), 3, "SfTool.kind");
         tool.profile = enumIn<KelvinletProfile>(rawValue(in.profile), 4, "SfTool.profile");
         tool.falloff = enumIn<Falloff>(rawValue(in.falloff), 4, "SfTool.falloff");
+        // The C++ API lets a stroke built in code have it (the solver clamps it,
+        // validateStroke); here, as in a stroke file, it is a mistake (swapped
+        // fields, other units), not a request.
+        require(!(in.innerRadius > in.outerRadius),
+                "SfTool.innerRadius (" + std::to_string(in.innerRadius) + ") is larger than outerRadius (" +
+                    std::to_string(in.outerRadius) + ") in tool " + std::to_string(i));
         tool.innerRadius = in.innerRadius;
         tool.outerRadius = in.outerRadius;
         tool.stiffness = in.stiffness;

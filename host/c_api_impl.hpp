@@ -89,16 +89,19 @@ inline void require(bool condition, const std::string& message, SfResult code = 
 }
 
 // A create-info struct as this library knows it: `in` may come from older headers
-// (smaller: the fields it lacks keep their defaults) or newer ones (larger: the
-// bytes past ours must be zero, so nothing asked for is ignored). `name` for errors.
+// (smaller, down to `minimumSize`, the struct's first version's size: the fields
+// it lacks keep their defaults) or newer ones (larger: the bytes past ours must be
+// zero, so nothing asked for is ignored). `name` for errors.
 template <typename T>
 T readStruct(const T* in, size_t minimumSize, const char* name) {
     static_assert(std::is_trivially_copyable_v<T>);
     require(in != nullptr, std::string(name) + " is NULL");
     const size_t size = in->structSize;
     require(size >= minimumSize,
-            std::string(name) + ".structSize is " + std::to_string(size) + "; at least " +
-                std::to_string(minimumSize) + " (sizeof(" + name + "))",
+            std::string(name) + ".structSize is " + std::to_string(size) + "; at least " + std::to_string(minimumSize) +
+                (minimumSize == sizeof(T) ? std::string(" (sizeof(") + name + "))"
+                                          : std::string(" (its first version's size; sizeof(") + name + ") is " +
+                                                std::to_string(sizeof(T)) + ")"),
             SF_ERROR_INVALID_STRUCT_SIZE);
     const auto* bytes = reinterpret_cast<const unsigned char*>(in);
     for (size_t i = sizeof(T); i < size; ++i)

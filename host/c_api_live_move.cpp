@@ -2,6 +2,8 @@
 // SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
 #include "c_api_impl.hpp"
 
+#include <cstddef>
+
 #include "impl_access.hpp"
 #include "live_move_impl.hpp"
 
@@ -11,6 +13,19 @@ using namespace sculptflow::capi;
 namespace {
 
 VertexStream stream(const SfVertexStream& in) { return {in.buffer, in.offset, in.stride}; }
+
+// 0.1.0's SfLiveMoveCreateInfo ended at `tolerance`; the buffer sizes came after.
+constexpr size_t kLiveMoveCreateInfoMinimumSize = offsetof(SfLiveMoveCreateInfo, positionsBufferSize);
+
+// A stream's last vertex ends within its buffer of `size` bytes (0: not given).
+void requireWithin(const SfVertexStream& in, uint32_t vertexCount, VkDeviceSize size, const char* name) {
+    if (size == 0 || !in.buffer || vertexCount == 0) return;
+    const uint64_t span = uint64_t(vertexCount - 1) * in.stride + 12; // no overflow: both factors < 2^32
+    require(in.offset <= size && span <= size - in.offset,
+            std::string("SfLiveMoveCreateInfo.") + name + ": offset " + std::to_string(in.offset) + " + (vertexCount " +
+                std::to_string(vertexCount) + " - 1) × stride " + std::to_string(in.stride) +
+                " + 12 bytes ends past the buffer's " + std::to_string(size) + " (" + name + "BufferSize)");
+}
 
 // A refusal from the per-frame calls: the handle's text, within its reserved capacity.
 SfResult refuse(SfLiveMove live, SfResult code, const char* text) noexcept {
@@ -25,7 +40,9 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
     return guarded(context ? context->lastError : threadError(), SF_ERROR_INVALID_ARGUMENT, [&] {
         require(context != nullptr, "sfCreateLiveMove: context is NULL");
         require(live != nullptr, "sfCreateLiveMove: live (the output) is NULL");
-        const SfLiveMoveCreateInfo in = readStruct(info, sizeof(SfLiveMoveCreateInfo), "SfLiveMoveCreateInfo");
+        const SfLiveMoveCreateInfo in = readStruct(info, kLiveMoveCreateInfoMinimumSize, "SfLiveMoveCreateInfo");
+        requireWithin(in.positions, in.vertexCount, in.positionsBufferSize, "positions");
+        requireWithin(in.normals, in.vertexCount, in.normalsBufferSize, "normals");
         require(in.triangleCount == 0 || in.triangles, "SfLiveMoveCreateInfo.triangles is NULL with triangleCount " +
                                                            std::to_string(in.triangleCount));
         RendererMesh mesh;

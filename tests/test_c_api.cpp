@@ -4,7 +4,9 @@
 // abort, nothing written.
 #include "sculptflow.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <cstring>
 #include <limits>
 #include <string>
@@ -125,8 +127,7 @@ TEST(CApi, BadSolveInputIsRefusedWithoutWriting) {
          SF_ERROR_INVALID_ARGUMENT, "posesB"},
         {"no vertices", [](SfSolveInfo& i, CStroke&, const std::vector<float>&) { i.vertexCount = 0; },
          SF_ERROR_INVALID_ARGUMENT, "vertexCount is 0"},
-        {"NaN voxel size",
-         [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.info.voxelSize = std::nan(""); },
+        {"NaN voxel size", [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.info.voxelSize = std::nan(""); },
          SF_ERROR_INVALID_ARGUMENT, "voxelSize"},
         {"NaN radius",
          [](SfSolveInfo&, CStroke& s, const std::vector<float>&) { s.tools[0].outerRadius = std::nan(""); },
@@ -144,6 +145,11 @@ TEST(CApi, BadSolveInputIsRefusedWithoutWriting) {
          SF_ERROR_INVALID_ARGUMENT, "tol"},
         {"NaN mask", [](SfSolveInfo& i, CStroke&, const std::vector<float>& m) { i.mask = m.data(); },
          SF_ERROR_INVALID_ARGUMENT, "SfSolveInfo.mask"},
+        {"inner radius past the outer one",
+         [](SfSolveInfo&, CStroke& s, const std::vector<float>&) {
+             s.tools[0].innerRadius = 2.0 * s.tools[0].outerRadius;
+         },
+         SF_ERROR_INVALID_ARGUMENT, "SfTool.innerRadius"},
         {"GPU without a context",
          [](SfSolveInfo& i, CStroke&, const std::vector<float>&) { i.backend = SF_BACKEND_GPU; },
          SF_ERROR_INVALID_ARGUMENT, "needs a context"},
@@ -158,6 +164,61 @@ TEST(CApi, BadSolveInputIsRefusedWithoutWriting) {
         EXPECT_NE(std::string(sfGetLastError(nullptr)).find(c.message), std::string::npos) << sfGetLastError(nullptr);
         EXPECT_TRUE(untouched(moved));
     }
+}
+
+// Every C enum is 32 bits, as Vulkan's: a _MAX_ENUM of 0x7FFFFFFF keeps a
+// compiler from picking a smaller type (-fshort-enums) or a larger one later.
+TEST(CApi, EnumsHaveA32BitMaxEnum) {
+    static_assert(sizeof(SfResult) == 4 && sizeof(SfLogLevel) == 4 && sizeof(SfToolKind) == 4 &&
+                  sizeof(SfKelvinletProfile) == 4 && sizeof(SfFalloff) == 4 && sizeof(SfMethod) == 4 &&
+                  sizeof(SfBackend) == 4 && sizeof(SfMoveMode) == 4);
+    const int64_t maxEnums[] = {
+        SF_RESULT_MAX_ENUM,  SF_LOG_LEVEL_MAX_ENUM, SF_TOOL_KIND_MAX_ENUM, SF_KELVINLET_PROFILE_MAX_ENUM,
+        SF_FALLOFF_MAX_ENUM, SF_METHOD_MAX_ENUM,    SF_BACKEND_MAX_ENUM,   SF_MOVE_MODE_MAX_ENUM};
+    for (int64_t value : maxEnums) EXPECT_EQ(value, 0x7FFFFFFF);
+    // A _MAX_ENUM is no value: refused where an enum is read.
+    const Stroke stroke = defaultStroke();
+    const std::vector<glm::vec3> positions = tipSphere(moveToolMotion(stroke).tools[0], 1, 1.0f).positions;
+    CStroke c(stroke);
+    SfSolveInfo info = solveInfo(c, positions, SF_BACKEND_CPU);
+    std::vector<float> moved(positions.size() * 3, kUntouched);
+    info.method = SF_METHOD_MAX_ENUM;
+    EXPECT_EQ(sfSolve(nullptr, &info, moved.data()), SF_ERROR_INVALID_ARGUMENT);
+    info.method = SF_METHOD_BS32;
+    info.backend = SF_BACKEND_MAX_ENUM;
+    EXPECT_EQ(sfSolve(nullptr, &info, moved.data()), SF_ERROR_INVALID_ARGUMENT);
+    info.backend = SF_BACKEND_CPU;
+    c.tools[0].kind = SF_TOOL_KIND_MAX_ENUM;
+    EXPECT_EQ(sfSolve(nullptr, &info, moved.data()), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_TRUE(untouched(moved));
+}
+
+// SF_INIT_STRUCT: every byte zero but structSize, which is the struct's size.
+template <typename T>
+void expectInitialised() {
+    T value;
+    std::memset(&value, 0xA5, sizeof value);
+    SF_INIT_STRUCT(&value);
+    EXPECT_EQ(value.structSize, sizeof(T));
+    value.structSize = 0;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(&value);
+    EXPECT_EQ(std::count(bytes, bytes + sizeof(T), 0), std::ptrdiff_t(sizeof(T)));
+}
+
+TEST(CApi, InitStructZeroesAndSetsTheSize) {
+    expectInitialised<SfContextCreateInfo>();
+    expectInitialised<SfTools>();
+    expectInitialised<SfSolveInfo>();
+    expectInitialised<SfLiveMoveCreateInfo>();
+    expectInitialised<SfRecordSync>();
+    expectInitialised<SfRecordReport>();
+    // What it makes is what a call reads: a refused context (no valid adoption)
+    // is refused for its handles, not its size.
+    SfContextCreateInfo info;
+    SF_INIT_STRUCT(&info);
+    info.device = reinterpret_cast<VkDevice>(&info);
+    SfContext context = nullptr;
+    EXPECT_EQ(sfCreateContext(&info, &context), SF_ERROR_INVALID_ARGUMENT) << sfGetLastError(nullptr);
 }
 
 // A struct from newer headers is read when its extra bytes are zero, refused otherwise.
@@ -308,6 +369,31 @@ TEST_F(CApiLive, FramesMoveTheRenderersVerticesAndBadCallsChangeNothing) {
     info.triangles = tris.data();
     info.triangleCount = uint32_t(tris.size() / 3);
     SfLiveMove live = nullptr;
+    // The buffers' sizes, where given, hold every vertex: one byte short is refused.
+    const VkDeviceSize positionsEnd =
+        info.positions.offset + VkDeviceSize(info.vertexCount - 1) * info.positions.stride + 12;
+    const VkDeviceSize normalsEnd = info.normals.offset + VkDeviceSize(info.vertexCount - 1) * info.normals.stride + 12;
+    info.positionsBufferSize = positionsEnd - 1;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("positionsBufferSize"), std::string::npos)
+        << sfGetLastError(context);
+    info.positionsBufferSize = positionsEnd;
+    info.normalsBufferSize = normalsEnd - 4;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("normalsBufferSize"), std::string::npos)
+        << sfGetLastError(context);
+    info.normalsBufferSize = 8; // before the offset
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(live, nullptr);
+    // Older headers' struct ends at `tolerance`: accepted, the sizes past it unread.
+    info.structSize = uint32_t(offsetof(SfLiveMoveCreateInfo, positionsBufferSize));
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    sfDestroyLiveMove(live);
+    live = nullptr;
+    info.structSize = uint32_t(offsetof(SfLiveMoveCreateInfo, positionsBufferSize)) - 8;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_STRUCT_SIZE);
+    info.structSize = sizeof(info);
+    info.normalsBufferSize = normalsEnd;
     info.positions.stride = 6;
     EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(sfGetLastError(context)).find("stride"), std::string::npos) << sfGetLastError(context);
@@ -316,6 +402,12 @@ TEST_F(CApiLive, FramesMoveTheRenderersVerticesAndBadCallsChangeNothing) {
     ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
 
     const CStroke c(stroke_);
+    CStroke inverted(stroke_);
+    inverted.tools[0].innerRadius = inverted.tools[0].outerRadius * 1.5;
+    EXPECT_EQ(sfLiveMoveBegin(live, &inverted.info, c.posesA.data(), SF_MOVE_MODE_MOVE), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfLiveMoveGetLastError(live)).find("larger than outerRadius"), std::string::npos)
+        << sfLiveMoveGetLastError(live);
+    EXPECT_EQ(sfLiveMoveIsMoving(live), 0u);
     EXPECT_EQ(sfLiveMoveUpdate(live, c.posesB.data()), SF_ERROR_INVALID_STATE);
     EXPECT_NE(std::string(sfLiveMoveGetLastError(live)).find("begin"), std::string::npos);
     ASSERT_EQ(sfLiveMoveBegin(live, &c.info, c.posesA.data(), SF_MOVE_MODE_MOVE), SF_SUCCESS)

@@ -7,7 +7,9 @@
 #
 #   tools/check-package.sh BUILD_DIR [WORK_DIR]
 #
-# CTest runs it on the default (static) build; .ci/run also on a shared one.
+# A C-only consumer (a CMake project with only C enabled, and cc with
+# pkg-config) links and runs too. CTest runs it on the default (static) build;
+# .ci/run also on a shared one.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "$1" && pwd)
@@ -73,6 +75,85 @@ cat >"$work/pkg_config.cpp" <<'CPP'
 int main() { return sculptflow::defaultStroke().tools.empty() ? 1 : 0; }
 CPP
 flags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs --static sculptflow)
-g++ "$work/pkg_config.cpp" -o "$work/pkg_config" $flags -Wl,-rpath,"$prefix/lib"
+# Cflags are C-clean: a C++ consumer asks for C++20 itself.
+g++ -std=c++20 "$work/pkg_config.cpp" -o "$work/pkg_config" $flags -Wl,-rpath,"$prefix/lib"
 "$work/pkg_config"
 echo "check-package: pkg-config build runs"
+
+# A C-only consumer, static or shared package alike: a CMake project whose only
+# language is C (find_package, sculptflow::sculptflow), and `cc` with pkg-config.
+# Both link (the static library's C++ runtime comes in its link interface and in
+# Libs.private) and run a CPU solve, which no device is needed for.
+mkdir -p "$work/c_only"
+cat >"$work/c_only/main.c" <<'C'
+/* A C99 program that moves two points with the CPU solve: one at the tool, one out of reach. */
+#include <sculptflow/sculptflow.h>
+
+#include <stdio.h>
+
+int main(void) {
+    const SfTool tool = {SF_TOOL_KIND_AFFINE, SF_KELVINLET_PROFILE_BI_SCALE, SF_FALLOFF_SMOOTH, 0.05, 0.2, 1.0, 0.5};
+    const SfPose poseA = {{0.0, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}, 1.0, 0.0};
+    const SfPose poseB = {{0.1, 0.0, 0.0}, {1.0, 0.0, 0.0, 0.0}, 1.0, 1.0};
+    const float start[6] = {0.0f, 0.0f, 0.0f, 500.0f, 0.0f, 0.0f};
+    float moved[6] = {0.0f};
+    SfTools tools;
+    SfSolveInfo solve;
+    SF_INIT_STRUCT(&tools);
+    tools.toolCount = 1;
+    tools.tools = &tool;
+    tools.voxelSize = 0.01;
+    SF_INIT_STRUCT(&solve);
+    solve.backend = SF_BACKEND_CPU;
+    solve.tools = &tools;
+    solve.posesA = &poseA;
+    solve.posesB = &poseB;
+    solve.vertexCount = 2;
+    solve.positions = start;
+    if (sfSolve(NULL, &solve, moved) != SF_SUCCESS) {
+        fprintf(stderr, "c_only: %s\n", sfGetLastError(NULL));
+        return 1;
+    }
+    /* 0.1 world units are 10 voxels: the point at the tool moves with it, the far one stays. */
+    if (moved[0] < 9.9f || moved[0] > 10.1f || moved[3] != 500.0f) {
+        fprintf(stderr, "c_only: moved to %g and %g (expected 10 and 500)\n", (double)moved[0], (double)moved[3]);
+        return 1;
+    }
+    printf("c_only: sculptflow %u.%u.%u from C, the tool's point moved %.3f voxels\n", sfGetVersion() >> 22,
+           (sfGetVersion() >> 12) & 0x3ffu, sfGetVersion() & 0xfffu, (double)moved[0]);
+    return 0;
+}
+C
+cat >"$work/c_only/CMakeLists.txt" <<'CMAKE'
+cmake_minimum_required(VERSION 3.25)
+project(sculptflow_c_only LANGUAGES C)
+set(CMAKE_C_STANDARD 99)
+set(CMAKE_C_STANDARD_REQUIRED ON)
+set(CMAKE_C_EXTENSIONS OFF)
+find_package(sculptflow CONFIG REQUIRED)
+get_property(languages GLOBAL PROPERTY ENABLED_LANGUAGES)
+if(CXX IN_LIST languages)
+  message(FATAL_ERROR "find_package(sculptflow) enabled CXX in a C-only project")
+endif()
+add_executable(c_only main.c)
+target_compile_options(c_only PRIVATE -pedantic -Wall -Wextra -Werror)
+target_link_libraries(c_only PRIVATE sculptflow::sculptflow)
+CMAKE
+cmake -S "$work/c_only" -B "$work/c_only/build" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
+  >"$work/c_only-configure.log"
+cmake --build "$work/c_only/build" >"$work/c_only-build.log" ||
+  { cat "$work/c_only-build.log" >&2; echo "check-package: FAIL: a C-only CMake project does not link" >&2; exit 1; }
+"$work/c_only/build/c_only"
+echo "check-package: a C-only CMake project (project(... C), -std=c99 -pedantic -Wall -Wextra -Werror) links and runs"
+
+cflags=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags sculptflow)
+if [[ " $cflags " == *" -std="* ]]; then
+  echo "check-package: FAIL: pkg-config --cflags sculptflow is not C-clean: $cflags" >&2
+  exit 1
+fi
+libs=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --libs --static sculptflow)
+cc -std=c99 -pedantic -Wall -Wextra -Werror "$work/c_only/main.c" -o "$work/c_only/pkg_config_c" $cflags $libs \
+  -Wl,-rpath,"$prefix/lib" ||
+  { echo "check-package: FAIL: cc with pkg-config --cflags, --libs --static ($libs) does not link" >&2; exit 1; }
+"$work/c_only/pkg_config_c"
+echo "check-package: cc -std=c99 with pkg-config (Cflags: $cflags; Libs: $libs) links and runs"

@@ -169,20 +169,26 @@ int main(void) {
     VkFenceCreateInfo fenceInfo = {VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
     static float start[3 * VERTEX_COUNT], expected[3 * VERTEX_COUNT], untouched[3 * VERTEX_COUNT];
     const size_t bytes = sizeof(start);
-    SfContextCreateInfo contextInfo = {sizeof(SfContextCreateInfo)};
+    SfContextCreateInfo contextInfo;
     SfContext context = NULL;
     SfTool tool = {SF_TOOL_KIND_AFFINE, SF_KELVINLET_PROFILE_BI_SCALE, SF_FALLOFF_SMOOTH, 0.05, 0.2, 1.0, 0.5};
-    SfTools tools = {sizeof(SfTools)};
+    SfTools tools;
     const SfPose poseA = poseAt(0.0), poseB = poseAt(0.12); /* 12 voxels along x */
-    SfSolveInfo solve = {sizeof(SfSolveInfo)};
-    SfLiveMoveCreateInfo liveInfo = {sizeof(SfLiveMoveCreateInfo)};
+    SfSolveInfo solve;
+    SfLiveMoveCreateInfo liveInfo;
     SfLiveMove live = NULL;
-    SfRecordReport report = {sizeof(SfRecordReport)};
+    SfRecordReport report;
     SfPose nanPose = poseB;
     double worst = 0.0;
     int frame, v, farKept = 1;
     uint32_t i;
 
+    /* Every Sf struct zeroed with its structSize set (SF_INIT_STRUCT: -Wextra clean). */
+    SF_INIT_STRUCT(&contextInfo);
+    SF_INIT_STRUCT(&tools);
+    SF_INIT_STRUCT(&solve);
+    SF_INIT_STRUCT(&liveInfo);
+    SF_INIT_STRUCT(&report);
     printf("sculptflow %u.%u.%u (headers %d.%d.%d)\n", sfGetVersion() >> 22, (sfGetVersion() >> 12) & 0x3ffu,
            sfGetVersion() & 0xfffu, SCULPTFLOW_VERSION_MAJOR, SCULPTFLOW_VERSION_MINOR, SCULPTFLOW_VERSION_PATCH);
     expect(sfGetVersion() == SCULPTFLOW_VERSION, "the library's version is the headers'");
@@ -247,6 +253,7 @@ int main(void) {
     liveInfo.vertexCount = VERTEX_COUNT;
     liveInfo.positions.buffer = buffer;
     liveInfo.positions.stride = 12;
+    liveInfo.positionsBufferSize = bytes; /* checked: every vertex within the buffer */
     if (sfCreateLiveMove(context, &liveInfo, &live) != SF_SUCCESS) {
         fprintf(stderr, "example_c_renderer: %s\n", sfGetLastError(context));
         return 1;

@@ -10,12 +10,63 @@
  * units, converted with SfTools::voxelSize (as the C++ API).
  *
  * Include your Vulkan header (vulkan.h, or volk.h) first, or the core header
- * comes in as it is. */
+ * comes in as it is.
+ *
+ * Initialising a struct: SF_INIT_STRUCT(&info) zeroes it and sets its structSize
+ * (memset, then structSize = sizeof), clean under -Wall -Wextra in C and C++;
+ * `= {sizeof(T)}` trips -Wmissing-field-initializers. Zero is every field's default.
+ *
+ * structSize: sizeof the struct in the headers a caller compiles with. The
+ * library accepts any size from the struct's first version on: fields past a
+ * smaller structSize take their defaults (zero), and bytes past the library's own
+ * struct must be zero (SF_ERROR_INVALID_STRUCT_SIZE otherwise). Minimum sizes:
+ *   SfContextCreateInfo, SfTools, SfSolveInfo, SfRecordSync, SfRecordReport:
+ *     their sizeof in 0.1.0 (no field added since);
+ *   SfLiveMoveCreateInfo: up to and including `tolerance`, as in 0.1.0
+ *     (offsetof(SfLiveMoveCreateInfo, positionsBufferSize)).
+ * SfTool, SfPose and SfVertexStream are array or member elements without a size:
+ * their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
+ *
+ * Threads (as the C++ Context and LiveMove; "externally synchronized" as in
+ * Vulkan's spec: the caller makes sure no two threads are in such calls at once):
+ *  - Any number of SfContexts, on one device or several, each on its own thread.
+ *    sfCreateContext, sfGetVersion and sfSolve(NULL, SF_BACKEND_CPU) may run on
+ *    any threads at once (a handle-less call's error text is per thread).
+ *  - An SfContext and the SfLiveMoves made from it are one object for threads:
+ *    every call taking any of them (sfSolve, sfCreateLiveMove, sfGetLastError,
+ *    the sfLiveMove* calls, the destroys) is externally synchronized. The C layer
+ *    keeps the context's error text and its GPU solver (made by the first GPU
+ *    sfSolve) unguarded; the pipelines the live moves share are built under a lock.
+ *  - sfSolve with SF_BACKEND_GPU submits to the context's queue (the adopted one)
+ *    and waits on fences (at most 5 minutes a solve): Vulkan's rule that a queue
+ *    is externally synchronized applies, so hold the engine's queue lock around it.
+ *    The per-frame calls submit nothing: sfLiveMoveRecord records into the
+ *    caller's command buffer (its pool externally synchronized, as Vulkan's), and
+ *    the renderer submits it.
+ *  - sfSolve with SF_BACKEND_CPU starts up to one std::thread a core (at most one
+ *    per 256 vertices; none under 512 vertices) and joins them all before it
+ *    returns; no callback runs on them.
+ *  - SfLogCallback runs on the thread of the call that logs (a layer's messages
+ *    are queued under a lock and reach it from the library's calls).
+ *
+ * Lifetimes:
+ *  - sfGetLastError(context): until the next call taking `context` (or its live
+ *    moves' creation) or sfDestroyContext. sfGetLastError(NULL): the calling
+ *    thread's, until its next failing handle-less call or the thread's end.
+ *    sfLiveMoveGetLastError(live): until the next call on `live` or its destroy.
+ *  - sfGetDeviceName(context): until sfDestroyContext(context); "" for NULL is static.
+ *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, triangles,
+ *    tools, poses) are read during the call only; Vulkan handles and
+ *    allocationCallbacks given to sfCreateContext must outlive the context, the
+ *    buffers given to sfCreateLiveMove the live move (and its frames in flight).
+ *  - Destroy every SfLiveMove before its SfContext, each once its frames are
+ *    complete. */
 #ifndef SCULPTFLOW_H_
 #define SCULPTFLOW_H_
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h> /* memset, for SF_INIT_STRUCT */
 
 #if !defined(VULKAN_CORE_H_)
 #include <vulkan/vulkan_core.h>
@@ -28,15 +79,25 @@
 extern "C" {
 #endif
 
+/* Zeroes the struct `pointer` points at and sets its structSize: the one idiom
+ * for every size-versioned struct (SfContextCreateInfo, SfTools, SfSolveInfo,
+ * SfLiveMoveCreateInfo, SfRecordSync, SfRecordReport):
+ *     SfContextCreateInfo info;
+ *     SF_INIT_STRUCT(&info);
+ * `pointer` is evaluated more than once. */
+#define SF_INIT_STRUCT(pointer) \
+    (memset((pointer), 0, sizeof *(pointer)), (pointer)->structSize = (uint32_t)sizeof *(pointer))
+
 typedef enum SfResult {
     SF_SUCCESS = 0,
-    SF_ERROR_INVALID_ARGUMENT = -1,    /* a null pointer, a bad value (NaN, out of range), a wrong count */
-    SF_ERROR_INVALID_STRUCT_SIZE = -2, /* structSize too small, or larger with bytes this library does not know set */
-    SF_ERROR_INVALID_STATE = -3,       /* out of order: begin while moving, update before begin, a stale ticket */
+    SF_ERROR_INVALID_ARGUMENT = -1,      /* a null pointer, a bad value (NaN, out of range), a wrong count */
+    SF_ERROR_INVALID_STRUCT_SIZE = -2,   /* structSize too small, or larger with bytes this library does not know set */
+    SF_ERROR_INVALID_STATE = -3,         /* out of order: begin while moving, update before begin, a stale ticket */
     SF_ERROR_INITIALIZATION_FAILED = -4, /* no loader, no Vulkan 1.2 compute device, a device that cannot be adopted */
-    SF_ERROR_OUT_OF_MEMORY = -5,       /* host memory ran out */
-    SF_ERROR_DEVICE = -6,              /* the GPU solve failed: a Vulkan call, device memory, a validation message */
-    SF_ERROR_UNKNOWN = -7
+    SF_ERROR_OUT_OF_MEMORY = -5,         /* host memory ran out */
+    SF_ERROR_DEVICE = -6,                /* the GPU solve failed: a Vulkan call, device memory, a validation message */
+    SF_ERROR_UNKNOWN = -7,
+    SF_RESULT_MAX_ENUM = 0x7FFFFFFF /* keeps every enum 32 bits, as Vulkan's */
 } SfResult;
 
 typedef uint32_t SfBool32;
@@ -52,8 +113,9 @@ SCULPTFLOW_API uint32_t sfGetVersion(void);
 /* ---- Log ---- */
 
 typedef enum SfLogLevel {
-    SF_LOG_LEVEL_WARNING = 0,   /* a pipeline cache ignored, a file not written */
-    SF_LOG_LEVEL_VALIDATION = 1 /* a validation message no call could return (while destroying) */
+    SF_LOG_LEVEL_WARNING = 0,    /* a pipeline cache ignored, a file not written */
+    SF_LOG_LEVEL_VALIDATION = 1, /* a validation message no call could return (while destroying) */
+    SF_LOG_LEVEL_MAX_ENUM = 0x7FFFFFFF
 } SfLogLevel;
 
 /* Gets the library's messages instead of stderr, on the thread of the call that logs. */
@@ -103,21 +165,24 @@ SCULPTFLOW_API const char* sfGetDeviceName(SfContext context);
 typedef enum SfToolKind {
     SF_TOOL_KIND_KELVINLET = 0,
     SF_TOOL_KIND_AFFINE = 1,
-    SF_TOOL_KIND_AFFINE_FLOW = 2
+    SF_TOOL_KIND_AFFINE_FLOW = 2,
+    SF_TOOL_KIND_MAX_ENUM = 0x7FFFFFFF
 } SfToolKind;
 
 typedef enum SfKelvinletProfile {
     SF_KELVINLET_PROFILE_BI_SCALE = 0,
     SF_KELVINLET_PROFILE_TRI_SCALE = 1,
     SF_KELVINLET_PROFILE_LAPLACIAN = 2,
-    SF_KELVINLET_PROFILE_BI_LAPLACIAN = 3
+    SF_KELVINLET_PROFILE_BI_LAPLACIAN = 3,
+    SF_KELVINLET_PROFILE_MAX_ENUM = 0x7FFFFFFF
 } SfKelvinletProfile;
 
 typedef enum SfFalloff {
     SF_FALLOFF_SMOOTH = 0,
     SF_FALLOFF_SMOOTHER = 1,
     SF_FALLOFF_LINEAR = 2,
-    SF_FALLOFF_SHARP = 3
+    SF_FALLOFF_SHARP = 3,
+    SF_FALLOFF_MAX_ENUM = 0x7FFFFFFF
 } SfFalloff;
 
 #define SF_SYMMETRY_X 1u
@@ -129,7 +194,7 @@ typedef struct SfTool {
     SfToolKind kind;
     SfKelvinletProfile profile; /* Kelvinlet only (others: BI_SCALE) */
     SfFalloff falloff;          /* affine kinds only (Kelvinlet: SMOOTH) */
-    double innerRadius;         /* world units */
+    double innerRadius;         /* world units; at most outerRadius */
     double outerRadius;
     double stiffness;           /* μ, e.g. 1 */
     double compressibility;     /* ν in [0, 0.5] */
@@ -153,17 +218,19 @@ typedef struct SfTools {
 } SfTools;
 
 typedef enum SfMethod {
-    SF_METHOD_BS32 = 0, /* Bogacki–Shampine 3(2): the default */
-    SF_METHOD_DP45 = 1, /* Dormand–Prince 5(4) */
+    SF_METHOD_BS32 = 0,         /* Bogacki–Shampine 3(2): the default */
+    SF_METHOD_DP45 = 1,         /* Dormand–Prince 5(4) */
     SF_METHOD_RK4_DOUBLING = 2, /* RK4 with step doubling */
-    SF_METHOD_TSIT5 = 3         /* Tsitouras 5(4); tolerances from 0.01 voxel (docs/solver.md) */
+    SF_METHOD_TSIT5 = 3,        /* Tsitouras 5(4); tolerances from 0.01 voxel (docs/solver.md) */
+    SF_METHOD_MAX_ENUM = 0x7FFFFFFF
 } SfMethod;
 
 /* ---- Headless solve: vertices in, moved vertices out ---- */
 
 typedef enum SfBackend {
     SF_BACKEND_GPU = 0, /* the context's device; submits to its queue and waits */
-    SF_BACKEND_CPU = 1  /* the CPU reference; no context needed */
+    SF_BACKEND_CPU = 1, /* the CPU reference; no context needed */
+    SF_BACKEND_MAX_ENUM = 0x7FFFFFFF
 } SfBackend;
 
 typedef struct SfSolveInfo {
@@ -202,11 +269,19 @@ typedef struct SfLiveMoveCreateInfo {
     uint32_t triangleCount;
     SfMethod method;
     double tolerance; /* voxels over the move; 0: 0.1. The attempt budget is planned from it */
+    /* Added after the fields above: a structSize that ends at `tolerance` (older
+     * headers) is accepted and leaves them 0. The buffers' sizes in bytes
+     * (VkBufferCreateInfo::size): each stream's last vertex, offset +
+     * (vertexCount - 1) × stride + 12 bytes, must end within its buffer
+     * (SF_ERROR_INVALID_ARGUMENT otherwise). 0: not given, not checked. */
+    VkDeviceSize positionsBufferSize;
+    VkDeviceSize normalsBufferSize;
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
-    SF_MOVE_MODE_MOVE = 0,      /* each frame solves posesA → the frame's poses from the undeformed mesh */
-    SF_MOVE_MODE_CONTINUOUS = 1 /* each frame solves the last submitted frame's poses → its own */
+    SF_MOVE_MODE_MOVE = 0,       /* each frame solves posesA → the frame's poses from the undeformed mesh */
+    SF_MOVE_MODE_CONTINUOUS = 1, /* each frame solves the last submitted frame's poses → its own */
+    SF_MOVE_MODE_MAX_ENUM = 0x7FFFFFFF
 } SfMoveMode;
 
 /* How sfLiveMoveRecord meets the renderer's work (C++: RecordSync); all zero: the
@@ -231,7 +306,8 @@ typedef struct SfRecordReport {
 } SfRecordReport;
 
 /* Validates the mesh and allocates everything a frame needs; submits nothing.
- * SF_ERROR_INVALID_ARGUMENT for a bad mesh, or device memory it cannot have (the text says which). */
+ * SF_ERROR_INVALID_ARGUMENT for a bad mesh (a stream past its given buffer size
+ * too), or device memory it cannot have (the text says which). */
 SCULPTFLOW_API SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live);
 /* Once its frames are complete. NULL is ignored. */
 SCULPTFLOW_API void sfDestroyLiveMove(SfLiveMove live);
