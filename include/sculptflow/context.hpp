@@ -161,7 +161,7 @@ public:
     struct Impl; // the library's side, opaque to callers
 
 private:
-    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
+    friend struct ImplAccess; // the library's internal way in
     std::unique_ptr<Impl> impl_;
 };
 

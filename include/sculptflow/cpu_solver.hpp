@@ -23,7 +23,7 @@ struct CpuSolution {
 };
 
 // Integrates every vertex (voxels) through the move. `mask`: empty, or one value
-// in [0, 1] per vertex (spec §3.5; validateMask). threads = 0 uses every core.
+// in [0, 1] per vertex (validateMask). threads = 0 uses every core.
 // Throws sculptflow::Error for invalid options, tools or mask.
 SCULPTFLOW_API CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec3> start,
                                       const SolverOptions& options, unsigned threads = 0);
@@ -31,7 +31,7 @@ SCULPTFLOW_API CpuSolution solveOnCpu(const Move& move, std::span<const glm::vec
                                       std::span<const float> mask, const SolverOptions& options,
                                       unsigned threads = 0);
 
-// Continuous mode (spec §2): the segments in turn, each from the last one's
+// Continuous mode: the segments in turn, each from the last one's
 // output, each at options.tolerance / segments.size(), so that options.tolerance
 // holds for the whole stroke. The mask applies per segment.
 SCULPTFLOW_API CpuSolution solveContinuousOnCpu(std::span<const Move> segments, std::span<const glm::vec3> start,

@@ -23,7 +23,7 @@ namespace sculptflow {
 // the run before it solved. Made on one Context, used with a GpuSolver of it.
 class SCULPTFLOW_API GpuMesh {
 public:
-    // `mask`: empty, or one value in [0, 1] a vertex (spec §3.5; validateMask),
+    // `mask`: empty, or one value in [0, 1] a vertex (validateMask),
     // uploaded here (4 bytes a vertex); runs scale each displacement by it.
     GpuMesh(Context& context, std::span<const glm::vec3> positions, std::span<const float> mask = {});
     ~GpuMesh();
@@ -48,7 +48,7 @@ public:
     struct Impl; // the library's side, opaque to callers
 
 private:
-    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
+    friend struct ImplAccess; // the library's internal way in
     std::unique_ptr<Impl> impl_;
 };
 
@@ -75,7 +75,7 @@ public:
     // any layer message makes it throw. options.volumeChange implies statistics.
     GpuRun run(GpuMesh& mesh, const Move& move, const SolverOptions& options, bool statistics = true);
 
-    // Continuous mode (spec §2): the segments in turn, each from the last one's
+    // Continuous mode: the segments in turn, each from the last one's
     // output and at options.tolerance / segments.size(), into the mesh's output;
     // the input stays the undeformed mesh. One submission a segment. With
     // statistics, the mesh's statistics are summed over the segments.
@@ -101,7 +101,7 @@ public:
     struct Impl; // the library's side, opaque to callers
 
 private:
-    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
+    friend struct ImplAccess; // the library's internal way in
     std::unique_ptr<Impl> impl_;
 };
 

@@ -48,7 +48,7 @@ struct RendererMesh {
     std::span<const uint32_t> triangles;
     // Disjoint ranges covering the vertices; empty: one chunk, always solved.
     std::span<const MeshChunk> chunks;
-    // Optional (null buffer): the sculpt's mask (spec §3.5), read by every solved
+    // Optional (null buffer): the sculpt's mask, read by every solved
     // frame, so the renderer may paint it between frames; needs STORAGE_BUFFER_BIT.
     // A value scales its vertex's displacement; 0 freezes it bit for bit and costs
     // no solver time. Values are clamped to [0, 1]; NaN freezes.
@@ -62,7 +62,7 @@ struct RendererMesh {
 };
 
 // Continuous mode's default tolerance for one frame's segment, in voxels: a
-// stroke of 100 frames stays within the default 0.1 voxel (spec §2).
+// stroke of 100 frames stays within the default 0.1 voxel.
 inline constexpr double kDefaultSegmentTolerance = segmentTolerance(SolverOptions{}.tolerance, 100);
 
 struct LiveMoveOptions {
@@ -289,7 +289,7 @@ public:
     struct Impl; // the library's side, opaque to callers
 
 private:
-    friend struct ImplAccess; // the library's internal way in (host/impl_access.hpp)
+    friend struct ImplAccess; // the library's internal way in
     std::unique_ptr<Impl> impl_;
 };
 

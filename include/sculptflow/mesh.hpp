@@ -18,7 +18,7 @@ struct Mesh {
     std::vector<glm::vec3> positions;
     std::vector<uint32_t> faceSizes;   // vertices per face (3 for a triangle)
     std::vector<uint32_t> faceIndices; // concatenated, zero-based
-    std::vector<float> mask;           // a PLY vertex property "mask" (spec §3.5); else empty
+    std::vector<float> mask;           // a PLY vertex property "mask"; else empty
     // A PLY vertex property "volume_change": each vertex's J = det(∂x/∂x0), a debug
     // output that `deform --volume-change` writes; any float, read back as written. Else empty.
     std::vector<float> volumeChange;
@@ -63,7 +63,7 @@ SCULPTFLOW_API Mesh parseMesh(const std::string& bytes, const std::filesystem::p
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format);
 
-// A per-vertex mask (spec §3.5, §5): one value in [0, 1] a vertex, 1 free, 0 frozen.
+// A per-vertex mask: one value in [0, 1] a vertex, 1 free, 0 frozen.
 // validateMask throws sculptflow::Error naming `source`, the vertex and the value
 // when a value is outside [0, 1] or not finite, or the count when it is not
 // vertexCount. readMask reads the text form, one value a line, and validates it.

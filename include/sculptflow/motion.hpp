@@ -1,4 +1,4 @@
-// Pose pairs to tool motion in normalised time, in double (spec §1, §2).
+// Pose pairs to tool motion in normalised time, in double.
 #pragma once
 
 #include "export.hpp"
@@ -49,7 +49,7 @@ SCULPTFLOW_API ToolMotion toolMotion(const ToolStroke& tool, size_t a, size_t b,
 // unless it throws (the renderer's per-frame path calls it).
 SCULPTFLOW_API ToolMotion toolMotion(const ToolStroke& tool, const Pose& a, const Pose& b, double voxelSize);
 
-// Appends the mirrored copies of move's tools (spec §3.4) for each non-empty
+// Appends the mirrored copies of move's tools for each non-empty
 // subset of symmetry.axes: p' = c + M(p − c), d' = M d, r' = det(M)·M r, λ' = λ,
 // with c = symmetry.origin / voxelSize. Allocates nothing when move.tools has the
 // capacity (LiveMove's per-frame path). Throws sculptflow::Error for axes outside
@@ -59,7 +59,7 @@ SCULPTFLOW_API void addMirroredTools(Move& move, const Symmetry& symmetry, doubl
 // Tools a move of `tools` hands holds under these axes: tools × 2^|axes|.
 SCULPTFLOW_API size_t mirroredToolCount(size_t tools, uint32_t axes);
 
-// How a stroke's poses are applied (spec §2).
+// How a stroke's poses are applied.
 enum class MoveMode {
     Move,       // the first pose to the last, from the undeformed mesh
     Continuous, // each consecutive pair in turn, each from the last one's output

@@ -189,7 +189,7 @@ typedef enum SfFalloff {
 #define SF_SYMMETRY_Y 2u
 #define SF_SYMMETRY_Z 4u
 
-/* One hand's tool (spec §3). Array element: its layout stays within a major version. */
+/* One hand's tool. Array element: its layout stays within a major version. */
 typedef struct SfTool {
     SfToolKind kind;
     SfKelvinletProfile profile; /* Kelvinlet only (others: BI_SCALE) */

@@ -5,7 +5,7 @@
 //
 // The whole public API, in topics:
 //   stroke.hpp, motion.hpp   poses and tools; a stroke's motion in voxels
-//   solver_options.hpp       method, tolerance and step limits (spec §4)
+//   solver_options.hpp       method, tolerance and step limits
 //   solve_report.hpp         per-vertex statistics and their summary
 //   cpu_solver.hpp           the CPU reference
 //   mesh.hpp, default_case.hpp  OBJ / PLY I/O; the built-in stroke and sphere

@@ -1,4 +1,4 @@
-// Per-vertex debug statistics and their per-dispatch summary (spec §4, debug readback).
+// Per-vertex debug statistics and their per-dispatch summary.
 #pragma once
 
 #include "export.hpp"
@@ -9,7 +9,7 @@
 
 namespace sculptflow {
 
-// VertexStatistics::flags bits (spec §4).
+// VertexStatistics::flags bits.
 enum VertexFlag : uint32_t {
     kVertexMinStepClamped = 1u, // a step at h_min was accepted over tolerance
     kVertexIterationCap = 2u,   // the attempt budget ran out; finished with RK4
@@ -19,7 +19,7 @@ enum VertexFlag : uint32_t {
     kVertexUnverified = 32u,    // not certified within tol: its error bound is over tol after a second pass (with SolverOptions::verify: the passes differ by over tol/2)
 };
 
-// Per-vertex debug statistics (spec §4, "Debug readback").
+// Per-vertex debug statistics.
 struct VertexStatistics {
     uint32_t flags = 0; // VertexFlag bits
     uint32_t acceptedSteps = 0;

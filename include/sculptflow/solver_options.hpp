@@ -1,4 +1,4 @@
-// The solver's methods and tunables (spec §4), as the public API takes them.
+// The solver's methods and tunables, as the public API takes them.
 #pragma once
 
 #include "export.hpp"
@@ -12,7 +12,7 @@
 
 namespace sculptflow {
 
-// The rows of the method table (shaders/sculptflow/methods.glsl), in its order:
+// The rows of the method table (docs/solver.md), in its order:
 // what each method is, its name and its calibrations are held there once.
 enum class Method { Rk4, Rk4Double, Bs32, Dp45, Tsit5 };
 
@@ -27,7 +27,7 @@ struct SolverOptions {
     double shrinkMin = 0.2;   // h_new/h is kept within [shrinkMin, growMax]
     double growMax = 5.0;
     // Largest step, as the Kelvinlet tool's motion in one step: its travel in radii
-    // plus the radians it turns plus its log-scale change (see kernel_tools.cpp).
+    // plus the radians it turns plus its log-scale change.
     double maxToolMotionPerStep = 1.5;
     int maxIterations = 64;   // attempts per vertex; fixed per pipeline on the GPU
     int fixedSteps = 1;       // Method::Rk4: steps per segment
@@ -36,7 +36,7 @@ struct SolverOptions {
     // evaluations a step; the renderer's path never computes it. Not for a move that
     // mixes truncated affine tools with other kinds (an error names it).
     bool volumeChange = false;
-    // Certifies spec §4's final error per vertex: two first passes at half the
+    // Certifies each vertex's final error: two first passes at half the
     // tolerance, from the start moved a few float roundings either way, then a
     // checking pass at an eighth of it and half the step limits, whose position is
     // the result; a vertex where either first pass differs from it by more than half
@@ -50,8 +50,7 @@ struct SolverOptions {
 SCULPTFLOW_API void validateSolverOptions(const SolverOptions& options);
 
 // Continuous mode holds a stroke of `segments` segments to `tolerance` voxels by
-// solving each to an equal share (spec §2). The one place this split is written
-// (the tolerance planner, src/tolerance_plan.hpp, builds on it).
+// solving each to an equal share. The one place this split is written.
 constexpr double segmentTolerance(double tolerance, size_t segments) {
     return tolerance / double(segments > 1 ? segments : 1);
 }
@@ -85,7 +84,7 @@ struct Move;
 // tolerance's. The CLI, the sweep and sfSolve plan their budget with it.
 SCULPTFLOW_API int plannedAttempts(const SolverOptions& options, std::span<const Move> moves);
 
-// Worst-case right-hand-side evaluations per vertex (spec §4, item 3):
+// Worst-case right-hand-side evaluations per vertex:
 // maxIterations × stages + 4 per segment, one segment per distinct tool end. On
 // top: for a method with an error bound (every adaptive one but bs32), a second
 // pass of twice the attempts where that bound is over tol; with verify instead, a

@@ -1,4 +1,4 @@
-// A recorded or scripted stroke: the poses of one or more tools (spec §2, §5).
+// A recorded or scripted stroke: the poses of one or more tools.
 #pragma once
 
 #include "export.hpp"
@@ -16,15 +16,15 @@
 namespace sculptflow {
 
 enum class ToolKind {
-    Kelvinlet,  // regularized Kelvinlet (spec §3.2), shaped by a KelvinletProfile
-    Affine,     // affine deformer, each vertex's time truncated by its falloff (spec §3.1)
-    AffineFlow, // the fold-free affine flow: the falloff is part of the field (spec §3.6)
+    Kelvinlet,  // regularized Kelvinlet, shaped by a KelvinletProfile
+    Affine,     // affine deformer, each vertex's time truncated by its falloff
+    AffineFlow, // the fold-free affine flow: the falloff is part of the field
 };
 
-// How a Kelvinlet decays (spec §3.7): the faster, the smaller its reach.
+// How a Kelvinlet decays: the faster, the smaller its reach.
 enum class KelvinletProfile { BiScale, TriScale, Laplacian, BiLaplacian };
 
-// The falloff profile w(u) of the affine kinds (spec §3.6), u = 1 at r_in and 0 at r_out.
+// The falloff profile w(u) of the affine kinds, u = 1 at r_in and 0 at r_out.
 enum class Falloff { Smooth, Smoother, Linear, Sharp };
 
 // The spec's names ("kelvinlet", "affine", "affine-flow"; "bi-scale", ...; "smooth", ...)
@@ -64,7 +64,7 @@ struct ToolStroke {
 // Gives `tool` another kind, resetting the profile or falloff the new kind cannot carry.
 SCULPTFLOW_API void setToolKind(ToolStroke& tool, ToolKind kind);
 
-// Mirror symmetry (spec §3.4): each subset of the axes, the empty one included,
+// Mirror symmetry: each subset of the axes, the empty one included,
 // gives a reflected copy of every tool, so x gives 2 copies, xy 4 and xyz 8.
 enum SymmetryAxis : uint32_t { kSymmetryX = 1u, kSymmetryY = 2u, kSymmetryZ = 4u };
 struct Symmetry {
@@ -92,7 +92,7 @@ inline constexpr size_t kMaxTools = 16;
 SCULPTFLOW_API std::optional<uint32_t> parseSymmetryAxes(std::string_view axes);
 SCULPTFLOW_API std::string symmetryAxesName(uint32_t axes);
 
-// The voxel size the recording app used for the .bin strokes (spec §5).
+// The voxel size the recording app used for the .bin strokes.
 inline constexpr double kRecordedVoxelSize = 0.0013;
 
 struct StrokeReadOptions {
