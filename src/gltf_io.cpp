@@ -102,7 +102,7 @@ glm::dmat4 localTransform(const tinygltf::Node& node, int index, const std::file
     return m;
 }
 
-bool finite(const glm::dmat4& m) {
+bool isFiniteMatrix(const glm::dmat4& m) {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r)
             if (!std::isfinite(m[c][r])) return false;
@@ -147,7 +147,7 @@ private:
         const std::string name = "node " + std::to_string(index);
         if (size_t(node.mesh) >= model_.meshes.size()) fail(path_, name + "'s mesh does not exist");
         if (node.skin >= 0) fail(path_, name + " is skinned (a skinned mesh's positions are not in its node's space)");
-        if (!finite(world) || !(std::abs(glm::determinant(world)) > 1e-30))
+        if (!isFiniteMatrix(world) || !(std::abs(glm::determinant(world)) > 1e-30))
             fail(path_, name + "'s world transform is singular or not finite");
         const tinygltf::Mesh& gltfMesh = model_.meshes[size_t(node.mesh)];
         for (size_t p = 0; p < gltfMesh.primitives.size(); ++p) {
@@ -202,7 +202,7 @@ private:
 
     // Normals that can be recomputed: float VEC3, one per vertex; others are kept as read.
     bool normalsFit(int accessor, const GltfSource::Block& block) const {
-        if (size_t(accessor) >= model_.accessors.size()) return false;
+        if (size_t(accessor) >= model_.accessors.size() || accessor == block.accessor) return false;
         const tinygltf::Accessor& a = model_.accessors[size_t(accessor)];
         if (a.componentType != TINYGLTF_COMPONENT_TYPE_FLOAT || a.type != TINYGLTF_TYPE_VEC3 || a.normalized ||
             a.count != block.count)
@@ -266,9 +266,11 @@ Mesh parseGltf(const std::string& bytes, const std::filesystem::path& path, bool
         fail(path, std::string("not a valid glTF: ") + e.what());
     }
     if (!ok) fail(path, "not a valid glTF: " + firstLine(error));
+    // Extensions that store the vertices otherwise; any other is kept as read, unread.
     for (const std::string& required : source->model.extensionsRequired)
-        if (required != "KHR_materials_variants" && required != "KHR_texture_transform")
-            fail(path, "requires extension " + required + ", which sculptflow cannot read");
+        if (required == "KHR_draco_mesh_compression" || required == "EXT_meshopt_compression" ||
+            required == "KHR_mesh_quantization")
+            fail(path, "requires extension " + required + " (compressed or quantized vertices are not supported)");
     for (const tinygltf::Buffer& buffer : source->model.buffers)
         source->embeddedBuffers.push_back(buffer.uri.rfind("data:", 0) == 0);
 

@@ -25,7 +25,7 @@ glm::vec3 loadVec3(const unsigned char* p) {
 
 void storeVec3(unsigned char* p, const glm::vec3& v) { std::memcpy(p, &v[0], sizeof v); }
 
-unsigned char* element(tinygltf::Model& model, const AccessorBytes& bytes, size_t i) {
+unsigned char* elementAt(tinygltf::Model& model, const AccessorBytes& bytes, size_t i) {
     return model.buffers[bytes.buffer].data.data() + bytes.offset + i * bytes.stride;
 }
 
@@ -50,7 +50,7 @@ std::optional<tinygltf::Model> rewrittenModel(const Mesh& mesh) {
         for (size_t i = 0; i < block.count; ++i) {
             const size_t v = block.first + i;
             const glm::vec3 &was = source->positions[v], &now = mesh.positions[v];
-            unsigned char* at = element(model, bytes, i);
+            unsigned char* at = elementAt(model, bytes, i);
             if (std::memcmp(&was, &now, sizeof was) != 0) {
                 storeVec3(at, glm::vec3(toLocal * glm::dvec4(glm::dvec3(now), 1.0)));
                 anyMoved = true;
@@ -89,7 +89,7 @@ std::optional<tinygltf::Model> rewrittenModel(const Mesh& mesh) {
             for (size_t i = 0; i < block.count; ++i) {
                 const size_t v = block.first + i;
                 if (stale[v] && glm::length(normals[v]) > 0.0f)
-                    storeVec3(element(model, bytes, i), glm::normalize(normals[v]));
+                    storeVec3(elementAt(model, bytes, i), glm::normalize(normals[v]));
             }
         }
     }
@@ -181,7 +181,7 @@ std::string uriOf(const std::string& name) {
     return uri;
 }
 
-GltfFiles serialize(tinygltf::Model model, std::vector<bool> embedded, bool binary, const std::string& stem,
+GltfFiles serializeGltf(tinygltf::Model model, std::vector<bool> embedded, bool binary, const std::string& stem,
                     const std::filesystem::path& path) {
     GltfFiles files;
     tinygltf::TinyGLTF writer;
@@ -217,8 +217,8 @@ GltfFiles serialize(tinygltf::Model model, std::vector<bool> embedded, bool bina
 
 GltfFiles encodeGltf(const Mesh& mesh, bool binary, const std::string& stem, const std::filesystem::path& path) {
     if (std::optional<tinygltf::Model> model = rewrittenModel(mesh))
-        return serialize(std::move(*model), mesh.gltfSource->embeddedBuffers, binary, stem, path);
-    return serialize(plainModel(mesh, path), {}, binary, stem, path);
+        return serializeGltf(std::move(*model), mesh.gltfSource->embeddedBuffers, binary, stem, path);
+    return serializeGltf(plainModel(mesh, path), {}, binary, stem, path);
 }
 
 void writeGltf(const Mesh& mesh, const std::filesystem::path& path, bool binary) {

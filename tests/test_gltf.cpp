@@ -350,9 +350,11 @@ TEST(GltfRewrite, DeformKeepsEveryOtherByteAndMovesAsTheObjPathDoes) {
         for (const char* key : {"asset", "extensionsUsed", "scene", "scenes", "nodes", "meshes", "materials", "bufferViews"})
             EXPECT_EQ(writtenJson[key], sourceJson[key]) << key;
         ASSERT_EQ(written.gltf["accessors"].size(), source.gltf["accessors"].size());
-        for (size_t k = 0; k < source.gltf["accessors"].size(); ++k)
-            if (k != size_t(attribute(source, 0, "POSITION")) && k != size_t(attribute(source, 1, "POSITION")))
+        for (size_t k = 0; k < source.gltf["accessors"].size(); ++k) {
+            if (k != size_t(attribute(source, 0, "POSITION")) && k != size_t(attribute(source, 1, "POSITION"))) {
                 EXPECT_EQ(writtenJson["accessors"][k], sourceJson["accessors"][k]) << "accessor " << k;
+            }
+        }
         ASSERT_EQ(written.buffer.size(), source.buffer.size());
         std::vector<bool> mayChange(source.buffer.size(), false);
         for (size_t p = 0; p < 2; ++p)
