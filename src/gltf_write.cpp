@@ -188,7 +188,8 @@ GltfFiles serializeGltf(tinygltf::Model model, std::vector<bool> embedded, bool 
     std::ostringstream out;
     if (binary) {
         // The first buffer goes into the GLB's BIN chunk; any others are embedded as data URIs.
-        if (!model.buffers.empty()) model.buffers[0].uri.clear();
+        // (An empty one has no chunk: it stays a URI, embedded.)
+        if (!model.buffers.empty()) model.buffers[0].uri = model.buffers[0].data.empty() ? "data:" : "";
         if (!writer.WriteGltfSceneToStream(&model, out, false, true)) fail(path, "tinygltf could not write the file");
         files.main = out.str();
         return files;

@@ -228,8 +228,10 @@ Document readDocument(const std::filesystem::path& path) {
 }
 
 // The JSON with the defaults the spec gives spelled out (a writer may write or omit
-// them): a primitive's mode, a view's or accessor's byteOffset.
+// them): a primitive's mode, a view's or accessor's byteOffset; and without a view's
+// target, a hint that tinygltf fills in from the view's use.
 json withDefaults(json gltf) {
+    for (json& view : gltf["bufferViews"]) view.erase("target");
     for (json& mesh : gltf["meshes"])
         for (json& primitive : mesh["primitives"])
             if (!primitive.contains("mode")) primitive["mode"] = 4;
