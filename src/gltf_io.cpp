@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -23,7 +24,7 @@ namespace sculptflow::detail {
 AccessorBytes accessorBytes(const tinygltf::Model& model, int index, int componentType, int components,
                             const std::filesystem::path& path, const std::string& role) {
     const std::string name = role + " accessor " + std::to_string(index);
-    if (index < 0 || size_t(index) >= model.accessors.size()) fail(path, role + " accessor " + std::to_string(index) + " does not exist");
+    if (index < 0 || size_t(index) >= model.accessors.size()) fail(path, name + " does not exist");
     const tinygltf::Accessor& a = model.accessors[size_t(index)];
     if (a.sparse.isSparse) fail(path, name + " is sparse (sparse accessors are not supported)");
     const int type = componentType < 0 ? a.componentType : componentType;
@@ -45,9 +46,7 @@ AccessorBytes accessorBytes(const tinygltf::Model& model, int index, int compone
     const size_t element = size_t(tinygltf::GetComponentSizeInBytes(uint32_t(type))) * size_t(components);
     const size_t stride = view.byteStride == 0 ? element : view.byteStride;
     // Every sum and product checked before use: counts and offsets come from the file.
-    const auto outside = [&] {
-        fail(path, name + " reaches outside its buffer view or buffer");
-    };
+    const auto outside = [&] { fail(path, name + " reaches outside its buffer view or buffer"); };
     if (stride < element || view.byteOffset > bufferSize || view.byteLength > bufferSize - view.byteOffset ||
         a.byteOffset > view.byteLength)
         outside();

@@ -2,6 +2,7 @@
 // that follow them) written into its buffers in place, or, for a mesh without a
 // glTF source, one primitive of positions and triangles. See Mesh::gltfSource.
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 #include <optional>
 #include <sstream>
