@@ -14,8 +14,8 @@
 
 namespace sculptflow {
 
-// A glTF file as read (its JSON, buffers and where each vertex came from); opaque
-// outside the library (src/gltf_source.hpp).
+// A glTF file as read (its JSON, buffers and where each vertex came from); opaque:
+// only the library reads it.
 struct GltfSource;
 
 // Positions plus polygon faces, kept as read so that output has the same topology.
