@@ -325,6 +325,41 @@ TEST(GltfRead, EveryTrianglePrimitiveInWorldSpace) {
     }
 }
 
+// Non-indexed triangles, byte indices, and a node placed by its matrix.
+TEST(GltfRead, NonIndexedByteIndicesAndMatrixNodes) {
+    ScratchDir dir;
+    const std::vector<glm::vec3> a = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}};
+    const std::vector<glm::vec3> b = {{0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}};
+    const std::vector<uint8_t> quad = {0, 1, 2, 0, 2, 3};
+    std::string buffer;
+    for (const glm::vec3& p : a) append(buffer, p);
+    for (const glm::vec3& p : b) append(buffer, p);
+    for (const uint8_t i : quad) append(buffer, i);
+    pad(buffer);
+    // Column-major: scale 2, then translate by (1, 2, 3).
+    const json matrix = {2, 0, 0, 0, 0, 2, 0, 0, 0, 0, 2, 0, 1, 2, 3, 1};
+    const json gltf = {
+        {"asset", {{"version", "2.0"}}},
+        {"scenes", {{{"nodes", {0}}}}},
+        {"nodes", {{{"mesh", 0}, {"matrix", matrix}}}},
+        {"meshes", {{{"primitives", {{{"attributes", {{"POSITION", 0}}}}, {{"attributes", {{"POSITION", 1}}}, {"indices", 2}}}}}}},
+        {"accessors",
+         {{{"bufferView", 0}, {"componentType", kFloat}, {"count", 3}, {"type", "VEC3"}},
+          {{"bufferView", 0}, {"byteOffset", 36}, {"componentType", kFloat}, {"count", 4}, {"type", "VEC3"}},
+          {{"bufferView", 1}, {"componentType", kUnsignedByte}, {"count", 6}, {"type", "SCALAR"}}}},
+        {"bufferViews", {{{"buffer", 0}, {"byteLength", 84}}, {{"buffer", 0}, {"byteOffset", 84}, {"byteLength", 6}}}},
+        {"buffers", {{{"byteLength", buffer.size()}}}},
+    };
+    test::writeFile(dir / "small.glb", glbBytes(gltf, buffer));
+    const Mesh mesh = readMesh(dir / "small.glb");
+    std::vector<glm::vec3> expected;
+    for (const auto* list : {&a, &b})
+        for (const glm::vec3& p : *list) expected.push_back(2.0f * p + glm::vec3(1, 2, 3));
+    EXPECT_EQ(mesh.positions, expected);
+    EXPECT_EQ(mesh.faceIndices, (std::vector<uint32_t>{0, 1, 2, 3, 4, 5, 3, 5, 6}));
+    EXPECT_EQ(mesh.faceSizes, (std::vector<uint32_t>{3, 3, 3}));
+}
+
 // The round trip: .gltf and .glb in, either out.
 TEST(GltfRewrite, DeformKeepsEveryOtherByteAndMovesAsTheObjPathDoes) {
     ScratchDir dir;
