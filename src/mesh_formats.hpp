@@ -1,4 +1,4 @@
-// The OBJ and PLY readers and writers behind readMesh / writeMesh.
+// The OBJ, PLY and glTF readers and writers behind readMesh / writeMesh.
 // Internal to the library (namespace sculptflow::detail): not public API; use mesh.hpp.
 #pragma once
 
@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "mesh.hpp"
 
@@ -31,8 +33,25 @@ std::optional<std::string> rewriteObjSource(const Mesh& mesh);
 // nullopt when the source no longer matches the mesh's vertices and faces.
 std::optional<std::string> rewritePlySource(const Mesh& mesh, bool binary);
 
+// glTF (.gltf when !binary, .glb when binary), through tinygltf (gltf_io.cpp):
+// `path` names the source in errors and its folder is where external buffers are read.
+Mesh readGltf(const std::filesystem::path& path, bool binary);
+Mesh parseGltf(const std::string& bytes, const std::filesystem::path& path, bool binary);
+
+// A glTF as written: the .gltf or .glb itself and, for .gltf, the buffer files it
+// names (file name beside it, bytes).
+struct GltfFiles {
+    std::string main;
+    std::vector<std::pair<std::string, std::string>> buffers;
+};
+// The mesh's glTF source rewritten (mesh.hpp), or a plain glTF when the mesh has
+// none or no longer matches it; buffer files are named after `stem`; `path` names
+// the output in errors.
+GltfFiles encodeGltf(const Mesh& mesh, bool binary, const std::string& stem, const std::filesystem::path& path);
+
 // Writers expect a mesh that checkMeshForWriting (mesh_io.cpp) has accepted.
 void writeObj(const Mesh& mesh, const std::filesystem::path& path);
 void writePly(const Mesh& mesh, const std::filesystem::path& path, bool binary);
+void writeGltf(const Mesh& mesh, const std::filesystem::path& path, bool binary);
 
 } // namespace sculptflow::detail

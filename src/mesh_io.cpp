@@ -1,4 +1,4 @@
-// Mesh input and output: readMesh / writeMesh, choosing the OBJ or PLY reader and writer.
+// Mesh input and output: readMesh / writeMesh, choosing the OBJ, PLY or glTF reader and writer.
 #include "mesh.hpp"
 
 #include <cmath>
@@ -51,21 +51,25 @@ Mesh readMesh(const std::filesystem::path& path) {
     const std::string ext = detail::lowerExtension(path);
     if (ext == ".obj") return detail::readObj(path);
     if (ext == ".ply") return detail::readPly(path);
-    fail(path, "unknown mesh extension '" + path.extension().string() + "' (expected .obj or .ply)");
+    if (ext == ".gltf" || ext == ".glb") return detail::readGltf(path, ext == ".glb");
+    fail(path, "unknown mesh extension '" + path.extension().string() + "' (expected .obj, .ply, .gltf or .glb)");
 }
 
 Mesh parseMesh(const std::string& bytes, const std::filesystem::path& name) {
     const std::string ext = detail::lowerExtension(name);
     if (ext == ".obj") return detail::parseObj(bytes, name);
     if (ext == ".ply") return detail::parsePly(bytes, name);
-    fail(name, "unknown mesh extension '" + name.extension().string() + "' (expected .obj or .ply)");
+    if (ext == ".gltf" || ext == ".glb") return detail::parseGltf(bytes, name, ext == ".glb");
+    fail(name, "unknown mesh extension '" + name.extension().string() + "' (expected .obj, .ply, .gltf or .glb)");
 }
 
 void writeMesh(const Mesh& mesh, const std::filesystem::path& path) {
     const std::string ext = detail::lowerExtension(path);
     if (ext == ".obj") return writeMesh(mesh, path, MeshFormat::Obj);
     if (ext == ".ply") return writeMesh(mesh, path, MeshFormat::PlyBinary);
-    fail(path, "unknown mesh extension '" + path.extension().string() + "' (expected .obj or .ply)");
+    if (ext == ".gltf") return writeMesh(mesh, path, MeshFormat::Gltf);
+    if (ext == ".glb") return writeMesh(mesh, path, MeshFormat::Glb);
+    fail(path, "unknown mesh extension '" + path.extension().string() + "' (expected .obj, .ply, .gltf or .glb)");
 }
 
 void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format) {
@@ -74,6 +78,8 @@ void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat f
     case MeshFormat::Obj: return detail::writeObj(mesh, path);
     case MeshFormat::PlyAscii: return detail::writePly(mesh, path, false);
     case MeshFormat::PlyBinary: return detail::writePly(mesh, path, true);
+    case MeshFormat::Gltf: return detail::writeGltf(mesh, path, false);
+    case MeshFormat::Glb: return detail::writeGltf(mesh, path, true);
     }
     fail(path, "unknown mesh format");
 }

@@ -7,7 +7,7 @@ seconds=${1:-7}
 cd "$(dirname "$0")/.."
 CC=clang CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DSCULPTFLOW_BUILD_FUZZERS=ON \
   -DSCULPTFLOW_BUILD_TESTS=OFF -DSCULPTFLOW_BUILD_BENCHMARKS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-targets=(obj ply stroke_json stroke_bin)
+targets=(obj ply gltf stroke_json stroke_bin)
 cmake --build build-fuzz --target "${targets[@]/#/fuzz_}"
 mkdir -p build-fuzz/artifacts
 for t in "${targets[@]}"; do

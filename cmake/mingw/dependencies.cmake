@@ -1,12 +1,12 @@
 # The dependencies of a MinGW build. Debian builds its libraries for Linux only,
 # so this takes the header-only packages' headers (GLM, nlohmann-json, CLI11, the
-# Vulkan headers, stb, tinyobjloader) and compiles what has an implementation:
+# Vulkan headers, stb, tinyobjloader, tinygltf) and compiles what has an implementation:
 # stb (stb_impl.c), tinyobjloader (tinyobjloader_impl.cpp, in src/) and GoogleTest
 # (Debian's googletest sources). /usr/include itself holds glibc's headers, so the
 # needed directories are linked into one folder of the build instead.
 set(mingw_headers ${PROJECT_BINARY_DIR}/mingw-include)
 file(MAKE_DIRECTORY ${mingw_headers})
-foreach(entry glm nlohmann CLI vulkan vk_video stb tiny_obj_loader.h)
+foreach(entry glm nlohmann CLI vulkan vk_video stb tiny_obj_loader.h tiny_gltf.h)
   if(NOT EXISTS /usr/include/${entry})
     message(FATAL_ERROR "/usr/include/${entry} not found: run tools/install-deps.sh")
   endif()

@@ -1,10 +1,11 @@
-// A polygon mesh and its OBJ / PLY input and output.
+// A polygon mesh and its OBJ / PLY / glTF input and output.
 #pragma once
 
 #include "export.hpp"
 
 #include <cstdint>
 #include <filesystem>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,10 @@
 #include <glm/glm.hpp>
 
 namespace sculptflow {
+
+// A glTF file as read (its JSON, buffers and where each vertex came from); opaque:
+// only the library reads it.
+struct GltfSource;
 
 // Positions plus polygon faces, kept as read so that output has the same topology.
 struct Mesh {
@@ -42,6 +47,15 @@ struct Mesh {
     // and for a mesh read from OBJ or built in code (empty), PLY output is x y z,
     // mask, volume_change and faces.
     std::string plySource;
+    // The glTF (.gltf or .glb) this mesh was read from, so that writing it as glTF
+    // loses nothing: every attribute, primitive, node, material and extension kept,
+    // only POSITION rewritten (in node-local space, through the inverse of the node's
+    // world transform; the accessor's min/max updated) and float NORMALs of vertices
+    // whose triangles moved recomputed as the OBJ path does. Untouched bytes stay as
+    // read. Used only while the vertex count and faces match the source; else, and
+    // for a mesh read from OBJ/PLY or built in code (null), glTF output is one
+    // primitive of positions and triangles (larger faces split into a fan).
+    std::shared_ptr<const GltfSource> gltfSource;
 };
 
 // An axis-aligned box, in voxels.
@@ -50,16 +64,19 @@ struct Bounds {
     glm::vec3 max{0.0f};
 };
 
-enum class MeshFormat { Obj, PlyAscii, PlyBinary };
+enum class MeshFormat { Obj, PlyAscii, PlyBinary, Gltf, Glb };
 
-// Reads .obj or .ply (ASCII, binary little- or big-endian), chosen by extension.
+// Reads .obj, .ply (ASCII, binary little- or big-endian), .gltf or .glb, chosen by
+// extension. A glTF's mesh is every TRIANGLES primitive of every mesh node in the
+// default scene, in world space (each node's transform composed down the hierarchy).
 // Throws sculptflow::Error naming the file and what is wrong; never returns a partial mesh.
 SCULPTFLOW_API Mesh readMesh(const std::filesystem::path& path);
 // The same from bytes in memory; `name` picks the format by extension and names
 // the source in errors.
 SCULPTFLOW_API Mesh parseMesh(const std::string& bytes, const std::filesystem::path& name);
 
-// Writes by extension (.obj, or .ply as binary little-endian), or in the given format.
+// Writes by extension (.obj, .ply as binary little-endian, .gltf with its buffers in
+// files beside it, .glb), or in the given format.
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format);
 

@@ -1,10 +1,12 @@
-// What a conversion between OBJ and PLY drops.
+// What a conversion between OBJ, PLY and glTF drops.
 #include "conversion_losses.hpp"
 
 #include <algorithm>
+#include <set>
 #include <sstream>
 
 #include "file_io.hpp"
+#include "gltf_source.hpp"
 #include "ply_header.hpp"
 
 namespace sculptflow::cli {
@@ -58,13 +60,57 @@ std::vector<std::string> objLosses(const std::string& objSource) {
     return lost;
 }
 
+// The OBJ and PLY writers write the world-space positions and the triangles only.
+std::vector<std::string> gltfLosses(const tinygltf::Model& model) {
+    std::vector<std::string> lost;
+    std::set<std::string> attributes;
+    size_t primitives = 0;
+    bool morphs = false;
+    for (const tinygltf::Mesh& mesh : model.meshes) {
+        for (const tinygltf::Primitive& primitive : mesh.primitives) {
+            ++primitives;
+            morphs = morphs || !primitive.targets.empty();
+            for (const auto& [name, accessor] : primitive.attributes)
+                if (name != "POSITION") attributes.insert(name);
+        }
+    }
+    if (!attributes.empty()) {
+        std::string names;
+        for (const std::string& name : attributes) names += (names.empty() ? "" : " ") + name;
+        note(lost, "vertex attributes " + names);
+    }
+    if (primitives > 1) note(lost, "primitives (merged into one mesh)");
+    if (morphs) note(lost, "morph targets");
+    if (!model.materials.empty()) note(lost, "materials");
+    if (!model.textures.empty() || !model.images.empty()) note(lost, "textures and images");
+    const bool transforms = std::any_of(model.nodes.begin(), model.nodes.end(), [](const tinygltf::Node& n) {
+        return !n.matrix.empty() || !n.translation.empty() || !n.rotation.empty() || !n.scale.empty();
+    });
+    if (model.nodes.size() > 1 || transforms) note(lost, "nodes and their transforms (vertices written in world space)");
+    if (!model.animations.empty()) note(lost, "animations");
+    if (!model.skins.empty()) note(lost, "skins");
+    if (!model.cameras.empty()) note(lost, "cameras");
+    if (!model.extensionsUsed.empty()) {
+        std::string names;
+        for (const std::string& name : model.extensionsUsed) names += (names.empty() ? "" : " ") + name;
+        note(lost, "extensions " + names);
+    }
+    return lost;
+}
+
 } // namespace
 
 std::vector<std::string> droppedByConversion(const Mesh& mesh, const std::string& outPath) {
     const std::string ext = detail::lowerExtension(outPath);
-    if (ext == ".ply" && !mesh.objSource.empty()) return objLosses(mesh.objSource);
-    if (ext == ".obj" && !mesh.plySource.empty()) return plyLosses(mesh.plySource);
-    return {};
+    const bool gltf = ext == ".gltf" || ext == ".glb";
+    std::vector<std::string> lost;
+    if ((ext == ".ply" || gltf) && !mesh.objSource.empty()) lost = objLosses(mesh.objSource);
+    if ((ext == ".obj" || gltf) && !mesh.plySource.empty()) lost = plyLosses(mesh.plySource);
+    if ((ext == ".obj" || ext == ".ply") && mesh.gltfSource) lost = gltfLosses(mesh.gltfSource->model);
+    // The plain glTF writer holds triangles only.
+    if (gltf && !mesh.gltfSource && std::any_of(mesh.faceSizes.begin(), mesh.faceSizes.end(), [](uint32_t n) { return n > 3; }))
+        note(lost, "faces of more than 3 vertices (split into triangles)");
+    return lost;
 }
 
 } // namespace sculptflow::cli

@@ -1,7 +1,8 @@
-// What an OBJ -> PLY or PLY -> OBJ conversion cannot keep, said before the work:
+// What a conversion between OBJ, PLY and glTF cannot keep, said before the work:
 // the rewrite keeps everything within one format, but the other format has no
 // place for some of it (an OBJ's texture coordinates and groups in our PLY, a
-// PLY's colours and mask in an OBJ).
+// PLY's colours and mask in an OBJ, a glTF's attributes, materials and nodes in
+// either; our plain glTF holds positions and triangles).
 #pragma once
 
 #include <string>
@@ -11,7 +12,7 @@
 
 namespace sculptflow::cli {
 
-// The attributes of `mesh` (as read, with its objSource or plySource) that writing
+// The attributes of `mesh` (as read, with its objSource, plySource or gltfSource) that writing
 // it to `outPath` drops, in words ("texture coordinates (vt)", "vertex property
 // mask", ...); empty when nothing is lost: the same format, or a mesh built in code.
 std::vector<std::string> droppedByConversion(const Mesh& mesh, const std::string& outPath);

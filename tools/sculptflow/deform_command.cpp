@@ -107,8 +107,8 @@ void checkMeshOutputPath(const std::string& path, bool plyAscii) {
     checkOutputPath("--out", path);
     std::string ext = std::filesystem::path(path).extension().string();
     for (char& c : ext) c = char(std::tolower(static_cast<unsigned char>(c)));
-    if (ext != ".obj" && ext != ".ply")
-        throw Error(path + ": unknown mesh extension '" + ext + "' (expected .obj or .ply)");
+    if (ext != ".obj" && ext != ".ply" && ext != ".gltf" && ext != ".glb")
+        throw Error(path + ": unknown mesh extension '" + ext + "' (expected .obj, .ply, .gltf or .glb)");
     if (plyAscii && ext != ".ply") throw Error("--ply-ascii: --out " + path + " is not a .ply");
 }
 
@@ -227,11 +227,15 @@ void addDeformCommand(CLI::App& app) {
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
         ->check(nonNegativeNumber());
     cmd->add_option("--out", args->outPath,
-                    "Deformed mesh (.obj or .ply), in the input's units. Of an input in the same format it keeps "
-                    "what the input held (an OBJ's vt, vn, groups and materials; a PLY's every property and "
-                    "element); a .ply carries the vertex properties mask (--mask's, or the input's) and "
+                    "Deformed mesh (.obj, .ply, .gltf or .glb), in the input's units. Of an input in the same "
+                    "format it keeps what the input held (an OBJ's vt, vn, groups and materials; a PLY's every "
+                    "property and element; a glTF's every attribute, primitive, node, material and extension, "
+                    "positions written back in each node's space; .gltf and .glb count as one format); a .ply "
+                    "carries the vertex properties mask (--mask's, or the input's) and "
                     "volume_change (with --volume-change). A conversion that drops what the input held "
-                    "(OBJ to PLY: vt, vn, groups, materials, colours; PLY to OBJ: every property but x y z) "
+                    "(OBJ to PLY: vt, vn, groups, materials, colours; PLY to OBJ: every property but x y z; glTF to "
+                    "OBJ or PLY: every attribute but POSITION, materials, nodes; OBJ or PLY to glTF: as to PLY, "
+                    "and larger faces split into triangles) "
                     "says so first, and is refused under --strict");
     cmd->add_flag("--ply-ascii", args->plyAscii, "Write the .ply --out as ASCII (default: binary little-endian)");
     cmd->add_option("--stats", args->statsPath, "Statistics as JSON");

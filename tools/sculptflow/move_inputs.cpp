@@ -60,7 +60,7 @@ std::string describeSymmetry(const Symmetry& symmetry) {
 
 void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
     command.add_option("--mesh", args.meshPath,
-                       "Mesh to deform (.obj or .ply); default: the built-in icosphere around the tool tip")
+                       "Mesh to deform (.obj, .ply, .gltf or .glb); default: the built-in icosphere around the tool tip")
         ->check(CLI::ExistingFile);
     command.add_option("--stroke", args.strokePath, "Stroke (.json or .bin); default: built-in stroke")
         ->check(CLI::ExistingFile);
@@ -100,7 +100,7 @@ void addBuiltInMeshOption(CLI::App& command, MoveInputArgs& args) {
         ->check(CLI::IsMember({"sphere", "sculpt"}))
         ->default_str(args.builtIn == BuiltInMesh::Sculpt ? "sculpt" : "sphere")
         ->excludes(command.get_option("--mesh"));
-    command.get_option("--mesh")->description("Mesh to deform (.obj or .ply); default: --built-in's");
+    command.get_option("--mesh")->description("Mesh to deform (.obj, .ply, .gltf or .glb); default: --built-in's");
 }
 
 void addMoveModeOptions(CLI::App& command, MoveInputArgs& args) {

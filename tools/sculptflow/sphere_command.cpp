@@ -68,10 +68,10 @@ void runSphere(const SphereArgs& args) {
         for (const glm::vec3& p : mesh.positions)
             mesh.mask.push_back(maskValue(half.side * (double(p[half.axis]) - center[half.axis]), args.feather));
     }
-    // An OBJ has no place for the mask: it goes only to --mask-out.
-    const bool objOut = detail::lowerExtension(args.outPath) == ".obj";
+    // Only a PLY has a place for the mask (not an OBJ or a glTF): else it goes only to --mask-out.
+    const bool maskOut = detail::lowerExtension(args.outPath) == ".ply";
     const std::vector<float> mask = mesh.mask;
-    if (objOut) mesh.mask.clear();
+    if (!maskOut) mesh.mask.clear();
     writeMesh(mesh, args.outPath);
     std::printf("wrote %s (%zu vertices%s)\n", args.outPath.c_str(), mesh.positions.size(),
                 mesh.mask.empty() ? "" : ", with a vertex property mask");
