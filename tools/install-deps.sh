@@ -10,6 +10,7 @@ packages=(
   libglm-dev
   libgtest-dev libbenchmark-dev
   libcli11-dev nlohmann-json3-dev libtinyobjloader-dev libtinygltf-dev libstb-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-matplotlib  # the Python module (python/)
   libglfw3-dev xvfb xauth  # the viewer (tools/viewer) and its windowed test under xvfb-run
   clang libclang-rt-14-dev  # libFuzzer for tools/fuzz.sh
   g++-mingw-w64-x86-64 g++-mingw-w64-x86-64-posix googletest wine64  # tools/windows-check.sh

@@ -1,0 +1,123 @@
+// Strokes and meshes: the library's readers and the built-in default case.
+#include "bindings.hpp"
+
+#include <array>
+#include <cmath>
+#include <filesystem>
+#include <optional>
+
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include "default_case.hpp"
+#include "error.hpp"
+#include "mesh.hpp"
+
+namespace sculptflow::python {
+
+namespace {
+
+Stroke readStrokeFile(const std::filesystem::path& path, std::optional<double> binVoxelSize) {
+    StrokeReadOptions options;
+    if (binVoxelSize) options.binVoxelSize = *binVoxelSize;
+    return readStroke(path, options);
+}
+
+// World units to voxels as the CLI converts them: in double, then rounded to float.
+py::array_t<float> toVoxels(const Stroke& stroke, const py::handle& positions) {
+    std::vector<glm::vec3> p = positionsFromArray(positions, "positions");
+    const double scale = 1.0 / stroke.voxelSize;
+    for (glm::vec3& v : p) v = glm::vec3(glm::dvec3(v) * scale);
+    return arrayFromPositions(p);
+}
+
+} // namespace
+
+Stroke strokeWithVoxelSize(const Stroke& stroke, const std::optional<double>& voxelSize) {
+    Stroke copy = stroke;
+    if (voxelSize) {
+        if (!(std::isfinite(*voxelSize) && *voxelSize > 0.0))
+            throw Error("voxel_size " + std::to_string(*voxelSize) + ": expected a finite size > 0");
+        copy.voxelSize = *voxelSize;
+        copy.voxelSizeDefaulted = false;
+    }
+    return copy;
+}
+
+void registerStrokes(py::module_& m) {
+    py::class_<Stroke>(m, "Stroke",
+                       "A recorded or scripted stroke: the poses of one or more tools, in world units, "
+                       "with the voxel size that converts them to the solver's voxels.")
+        .def(py::init(&readStrokeFile), py::arg("path"), py::arg("bin_voxel_size") = py::none(),
+             "Reads a stroke file: the spec's JSON (.json) or the recorded binary format (.bin), chosen "
+             "by extension. A .bin carries no voxel size: bin_voxel_size gives it (default 0.0013). "
+             "Raises ValueError naming the file and the problem.")
+        .def_readwrite("voxel_size", &Stroke::voxelSize, "World units per voxel.")
+        .def_readonly("voxel_size_defaulted", &Stroke::voxelSizeDefaulted,
+                      "True when the file gave no voxel_size, so voxel_size is the default of 1.")
+        .def_readonly("warnings", &Stroke::warnings, "What the reader fixed rather than refused.")
+        .def_property_readonly(
+            "tool_count", [](const Stroke& s) { return s.tools.size(); }, "Tools (hands) in the stroke.")
+        .def_property_readonly(
+            "pose_counts", [](const Stroke& s) {
+                std::vector<size_t> counts;
+                for (const ToolStroke& t : s.tools) counts.push_back(t.poses.size());
+                return counts;
+            },
+            "Poses of each tool.")
+        .def_property_readonly(
+            "symmetry", [](const Stroke& s) { return symmetryAxesName(s.symmetry.axes); },
+            "Mirror symmetry axes, e.g. 'x' or 'xz'; '' for none.")
+        .def("to_voxels", &toVoxels, py::arg("positions"),
+             "World-unit positions (float32 (N, 3)) to voxels (divided by voxel_size in double), as a "
+             "new float32 (N, 3) array.")
+        .def("write_json", [](const Stroke& s, const std::filesystem::path& path) { writeStrokeJson(s, path); },
+             py::arg("path"), "Writes the stroke in the spec's JSON form.")
+        .def("__repr__", [](const Stroke& s) {
+            return "<sculptflow.Stroke: " + std::to_string(s.tools.size()) + " tool(s), voxel_size " +
+                   std::string(py::str(py::float_(s.voxelSize))) + ">";
+        });
+    m.def("default_stroke", &defaultStroke,
+          "The built-in stroke: a scripted Kelvinlet pull of about 430 voxels with a 110 degree twist, "
+          "in metres, voxel size 0.0013.");
+
+    py::class_<Mesh>(m, "Mesh", "A polygon mesh: positions in the units of its file, and faces.")
+        .def_property_readonly(
+            "positions", [](const Mesh& mesh) { return arrayFromPositions(mesh.positions); },
+            "A float32 (N, 3) copy of the positions, in the file's units.")
+        .def_property_readonly(
+            "face_sizes", [](const Mesh& mesh) { return arrayFromVector(mesh.faceSizes); },
+            "A uint32 array: vertices in each face (3 for a triangle).")
+        .def_property_readonly(
+            "face_indices", [](const Mesh& mesh) { return arrayFromVector(mesh.faceIndices); },
+            "A uint32 array: the faces' zero-based vertex indices, concatenated.")
+        .def_property_readonly(
+            "mask", [](const Mesh& mesh) -> py::object {
+                if (mesh.mask.empty()) return py::none();
+                return arrayFromVector(mesh.mask);
+            },
+            "A PLY file's per-vertex float32 mask, or None.")
+        .def_property_readonly(
+            "vertex_count", [](const Mesh& mesh) { return mesh.positions.size(); }, "Vertices.")
+        .def("__repr__", [](const Mesh& mesh) {
+            return "<sculptflow.Mesh: " + std::to_string(mesh.positions.size()) + " vertices, " +
+                   std::to_string(mesh.faceSizes.size()) + " faces>";
+        });
+    m.def("read_mesh", [](const std::filesystem::path& path) { return readMesh(path); }, py::arg("path"),
+          "Reads an .obj or .ply mesh (ASCII or binary PLY). Raises ValueError naming the file and the "
+          "problem.");
+    m.def("default_mesh", &defaultMesh, py::arg("stroke"),
+          "The built-in sphere for a stroke: a 10,242-vertex icosphere around the first tool's tip at "
+          "its first pose, in world units (Stroke.to_voxels converts them).");
+    m.def(
+        "icosphere",
+        [](int subdivisions, const std::array<float, 3>& center, float radius) {
+            if (subdivisions < 0 || subdivisions > 8)
+                throw Error("subdivisions " + std::to_string(subdivisions) + ": expected 0 to 8");
+            return icosphere(subdivisions, glm::vec3(center[0], center[1], center[2]), radius);
+        },
+        py::arg("subdivisions"), py::arg("center"), py::arg("radius"),
+        "A geodesic sphere: an icosahedron subdivided `subdivisions` times (10*4**n + 2 vertices).");
+}
+
+} // namespace sculptflow::python

@@ -1,0 +1,89 @@
+// sculptflow.ground_truth: the library's independent double-precision solution.
+#include "bindings.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <thread>
+
+#include <pybind11/stl.h>
+
+#include "error.hpp"
+#include "ground_truth.hpp"
+#include "motion.hpp"
+
+namespace sculptflow::python {
+
+namespace {
+
+// A vertex's path depends on its own start only: blocks of vertices go to threads.
+GroundTruth threadedTruth(const Move& move, std::span<const glm::vec3> start, const GroundTruthOptions& options) {
+    const size_t n = start.size();
+    const size_t blocks = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max<size_t>(n / 512, 1));
+    std::vector<GroundTruth> parts(blocks);
+    std::vector<std::exception_ptr> errors(blocks);
+    {
+        std::vector<std::jthread> workers;
+        for (size_t b = 0; b < blocks; ++b)
+            workers.emplace_back([&, b] {
+                const size_t begin = n * b / blocks, end = n * (b + 1) / blocks;
+                try {
+                    parts[b] = groundTruth(move, start.subspan(begin, end - begin), options);
+                } catch (...) {
+                    errors[b] = std::current_exception();
+                }
+            });
+    }
+    for (const std::exception_ptr& e : errors)
+        if (e) std::rethrow_exception(e);
+    GroundTruth all;
+    for (GroundTruth& part : parts) {
+        all.positions.insert(all.positions.end(), part.positions.begin(), part.positions.end());
+        all.errorEstimate.insert(all.errorEstimate.end(), part.errorEstimate.begin(), part.errorEstimate.end());
+        all.converged.insert(all.converged.end(), part.converged.begin(), part.converged.end());
+    }
+    return all;
+}
+
+py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, double tol,
+                         std::optional<double> voxelSize, bool details) {
+    if (!(std::isfinite(tol) && tol > 0.0)) throw Error("tol " + std::to_string(tol) + ": expected a finite tolerance > 0");
+    const std::vector<glm::vec3> start = positionsFromArray(positions, "positions");
+    const Move move = moveToolMotion(strokeWithVoxelSize(stroke, voxelSize));
+    GroundTruth truth;
+    {
+        py::gil_scoped_release release;
+        truth = threadedTruth(move, start, GroundTruthOptions{.tolerance = tol});
+    }
+    py::array_t<double> out = arrayFromPositions(truth.positions);
+    if (!details) return out;
+    const py::ssize_t n = py::ssize_t(start.size());
+    py::array_t<double> estimate(n);
+    py::array_t<bool> converged(n);
+    for (py::ssize_t i = 0; i < n; ++i) {
+        estimate.mutable_data()[i] = truth.errorEstimate[size_t(i)];
+        converged.mutable_data()[i] = truth.converged[size_t(i)];
+    }
+    py::dict d;
+    d["error_estimate"] = estimate;
+    d["converged"] = converged;
+    return py::make_tuple(out, d);
+}
+
+} // namespace
+
+void registerTruth(py::module_& m) {
+    m.def("ground_truth", &groundTruthOf, py::arg("positions"), py::arg("stroke"), py::kw_only(),
+          py::arg("tol") = 1e-6, py::arg("voxel_size") = py::none(), py::arg("details") = false,
+          R"doc(The independent double-precision ground truth of the stroke's move (mode 'move').
+
+positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS, as for deform().
+tol: how close, in voxels, the converged result is to the limit (default 1e-6).
+voxel_size: in place of the stroke's own, as for deform().
+
+Returns a new float64 (N, 3) array in voxels; with details=True, (positions, dict)
+where the dict holds float64 'error_estimate' and bool 'converged' per vertex.
+Vertices are solved on every core, with the GIL released. Raises ValueError for bad input.)doc");
+}
+
+} // namespace sculptflow::python
