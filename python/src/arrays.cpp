@@ -25,11 +25,11 @@ std::string shapeText(const py::array& a) {
 // layout is the caller's to fix, so nothing is copied silently.
 py::array checkedArray(const py::handle& object, const char* name, const char* expected) {
     if (!py::isinstance<py::array>(object))
-        throw Error(std::string(name) + ": expected a NumPy array, " + expected + "; got " +
+        throw Error(std::string(name) + ": expected a NumPy array (" + expected + "); got " +
                     std::string(py::str(py::type::of(object).attr("__name__"))));
     py::array a = py::reinterpret_borrow<py::array>(object);
     if (!a.dtype().is(py::dtype::of<float>()))
-        throw Error(std::string(name) + ": expected dtype float32, " + expected + "; got " +
+        throw Error(std::string(name) + ": expected dtype float32 (" + expected + "); got " +
                     std::string(py::str(a.dtype())) + " (convert with .astype(numpy.float32))");
     if (!(a.flags() & py::array::c_style))
         throw Error(std::string(name) + ": expected a C-contiguous array (numpy.ascontiguousarray)");
@@ -39,7 +39,7 @@ py::array checkedArray(const py::handle& object, const char* name, const char* e
 } // namespace
 
 std::vector<glm::vec3> positionsFromArray(const py::handle& object, const char* name) {
-    py::array a = checkedArray(object, name, "float32 of shape (N, 3)");
+    py::array a = checkedArray(object, name, "float32, shape (N, 3)");
     if (a.ndim() != 2 || a.shape(1) != 3)
         throw Error(std::string(name) + ": expected shape (N, 3); got " + shapeText(a));
     const size_t count = size_t(a.shape(0));
@@ -54,7 +54,7 @@ std::vector<glm::vec3> positionsFromArray(const py::handle& object, const char* 
 }
 
 std::vector<float> maskFromArray(const py::handle& object, size_t vertexCount, const char* name) {
-    py::array a = checkedArray(object, name, "float32 of shape (N,)");
+    py::array a = checkedArray(object, name, "float32, shape (N,)");
     if (a.ndim() != 1) throw Error(std::string(name) + ": expected shape (N,); got " + shapeText(a));
     std::vector<float> mask(size_t(a.shape(0)));
     if (!mask.empty()) std::memcpy(mask.data(), a.data(), mask.size() * sizeof(float));

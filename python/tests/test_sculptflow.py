@@ -33,11 +33,12 @@ def cpu_solution(sphere, stroke):
 
 
 def new_context():
-    """A Context, or a clean skip where this machine has no Vulkan device."""
+    """A Context, or a clean skip where this machine has no Vulkan device
+    (or, under SCULPTFLOW_VALIDATION=1, no validation layer)."""
     try:
         return sculptflow.Context()
     except RuntimeError as e:
-        pytest.skip(f"no Vulkan device: {e}")
+        pytest.skip(f"no usable Vulkan context: {e}")
 
 
 @pytest.fixture(scope="module")
