@@ -104,6 +104,7 @@ Solved solveCpu(const SolveInputs& in, unsigned threads) {
 }
 
 Solved solveGpu(PyContext& context, const SolveInputs& in, bool statistics) {
+    if (in.start.empty()) return {}; // nothing to upload
     std::lock_guard lock(context.mutex);
     try {
         GpuMesh mesh(*context.context, in.start, in.mask);

@@ -104,8 +104,8 @@ void registerStrokes(py::module_& m) {
                    std::to_string(mesh.faceSizes.size()) + " faces>";
         });
     m.def("read_mesh", [](const std::filesystem::path& path) { return readMesh(path); }, py::arg("path"),
-          "Reads an .obj or .ply mesh (ASCII or binary PLY). Raises ValueError naming the file and the "
-          "problem.");
+          "Reads an .obj, .ply (ASCII or binary), .gltf or .glb mesh, chosen by extension (a glTF's "
+          "triangles in world space). Raises ValueError naming the file and the problem.");
     m.def("default_mesh", &defaultMesh, py::arg("stroke"),
           "The built-in sphere for a stroke: a 10,242-vertex icosphere around the first tool's tip at "
           "its first pose, in world units (Stroke.to_voxels converts them).");

@@ -192,6 +192,13 @@ def test_context_reused(sphere, stroke, context):
     check_no_validation_messages(context)
 
 
+def test_no_vertices(stroke, context):
+    empty = np.zeros((0, 3), dtype=np.float32)
+    for backend, ctx in (("cpu", None), ("gpu", context)):
+        moved = sculptflow.deform(empty, stroke, backend=backend, context=ctx)
+        assert moved.shape == (0, 3) and moved.dtype == np.float32
+
+
 def test_gpu_bad_input_raises_value_error(sphere, stroke, context):
     positions = sphere.copy()
     with pytest.raises(ValueError, match="tol"):
