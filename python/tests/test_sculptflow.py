@@ -7,6 +7,7 @@ SCULPTFLOW_VALIDATION=1, so every GPU solve runs under the validation layer.
 
 import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -236,3 +237,22 @@ def test_docstrings():
         doc = getattr(sculptflow, name).__doc__
         assert doc and len(doc) > 40, name
     assert "voxels" in sculptflow.deform.__doc__.lower()
+
+
+def test_solves_release_the_gil(sphere, stroke):
+    """A solve on another thread leaves this one running: its ticks keep coming."""
+    part = np.ascontiguousarray(sphere[:4096])
+    start = time.perf_counter()
+    sculptflow.ground_truth(part, stroke)
+    alone = time.perf_counter() - start
+    done = threading.Event()
+    worker = threading.Thread(target=lambda: (sculptflow.ground_truth(part, stroke), done.set()))
+    ticks = [time.perf_counter()]
+    worker.start()
+    while not done.is_set():
+        time.sleep(0.001)
+        ticks.append(time.perf_counter())
+    worker.join()
+    # Holding the GIL, the solve would stop this loop for its whole length.
+    assert len(ticks) > 10
+    assert np.diff(ticks).max() < 0.5 * alone
