@@ -1,6 +1,8 @@
 // sculptflow.deform: one solve on the CPU reference or a Context's GPU.
 #include "bindings.hpp"
 
+#include <algorithm>
+
 #include <pybind11/stl.h>
 
 #include "cpu_solver.hpp"
@@ -82,7 +84,10 @@ py::dict statisticsDict(std::span<const VertexStatistics> statistics, const Solv
     d["accepted_steps"] = report.acceptedSteps;
     d["rejected_steps"] = report.rejectedSteps;
     d["total_evaluations"] = report.evaluations;
-    d["max_evaluations"] = report.maxEvaluations;
+    // Per vertex over the whole run, as the CLI has it (report.maxEvaluations is one segment's).
+    uint32_t maxEvaluations = 0;
+    for (const VertexStatistics& st : statistics) maxEvaluations = std::max(maxEvaluations, st.evaluations);
+    d["max_evaluations"] = maxEvaluations;
     d["max_steps"] = report.maxSteps;
     d["mean_evaluations"] = report.meanEvaluations();
     d["max_attempts"] = options.maxIterations;

@@ -256,3 +256,12 @@ def test_solves_release_the_gil(sphere, stroke):
     # Holding the GIL, the solve would stop this loop for its whole length.
     assert len(ticks) > 10
     assert np.diff(ticks).max() < 0.5 * alone
+
+
+def test_continuous_statistics_are_per_vertex_over_the_whole_run(sphere, stroke):
+    """The max beside the whole-run mean is the whole run's too, not one segment's."""
+    few = np.ascontiguousarray(sphere[::50])
+    _, stats = sculptflow.deform(few, stroke, tol=TOL, mode="continuous", statistics=True)
+    assert stats["max_evaluations"] == int(stats["evaluations"].max())
+    assert stats["mean_evaluations"] <= stats["max_evaluations"]
+    assert stats["mean_evaluations"] == pytest.approx(float(stats["evaluations"].mean()), rel=1e-6)
