@@ -409,10 +409,12 @@ TEST(CliTrust, RenderStatesContinuousStatisticsAsDeformDoes) {
     SF_REQUIRE_VULKAN();
     ScratchDir dir;
     const auto mesh = dir / "sphere.obj", stats = dir / "stats.json", png = dir / "render.png";
-    // Far wider than the tool's reach (a Kelvinlet's reaches far), so that some segments cull.
-    const ToolStroke& tool = defaultStroke().tools.front();
-    writeMesh(icosphere(2, glm::vec3(tool.poses.front().position), float(30.0 * tool.outerRadius)), mesh);
-    const std::vector<std::string> run = {"--backend", "cpu", "--mesh", mesh.string(), "--mode", "continuous"};
+    // Wider than an affine tool's reach (its outer radius), so that every segment culls some vertices.
+    const Stroke stroke = defaultStroke(); // held: a reference into the temporary would dangle
+    const ToolStroke& tool = stroke.tools.front();
+    writeMesh(icosphere(2, glm::vec3(tool.poses.front().position), float(3.0 * tool.outerRadius)), mesh);
+    const std::vector<std::string> run = {"--backend", "cpu",       "--mesh", mesh.string(),
+                                         "--mode",    "continuous", "--kind", "affine"};
 
     std::vector<std::string> deform = {"deform", "--stats", stats.string()};
     deform.insert(deform.end(), run.begin(), run.end());
