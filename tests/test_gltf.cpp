@@ -289,19 +289,19 @@ std::string objText(const std::vector<Primitive>& primitives) {
     return text;
 }
 
-struct Outcome {
+struct GltfRun {
     int status;
     std::string errors;
 };
 
-Outcome cli(const std::vector<std::string>& args) {
+GltfRun gltfCli(const std::vector<std::string>& args) {
     testing::internal::CaptureStdout();
     auto [status, errors] = test::cliExitStatus(args);
     testing::internal::GetCapturedStdout();
     return {status, errors};
 }
 
-bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
 // ---------------------------------------------------------------------------
 
@@ -365,7 +365,7 @@ TEST(GltfRewrite, DeformKeepsEveryOtherByteAndMovesAsTheObjPathDoes) {
     ScratchDir dir;
     const std::vector<Primitive> primitives = sculptPrimitives();
     test::writeFile(dir / "in.obj", objText(primitives));
-    const Outcome obj = cli({"deform", "--backend", "cpu", "--mesh", (dir / "in.obj").string(), "--out",
+    const GltfRun obj = gltfCli({"deform", "--backend", "cpu", "--mesh", (dir / "in.obj").string(), "--out",
                              (dir / "out.obj").string()});
     ASSERT_EQ(obj.status, 0) << obj.errors;
     const Mesh objOut = readMesh(dir / "out.obj");
@@ -376,10 +376,10 @@ TEST(GltfRewrite, DeformKeepsEveryOtherByteAndMovesAsTheObjPathDoes) {
              {"in.gltf", "out.gltf"}, {"in.glb", "out.glb"}, {"in.gltf", "out2.glb"}, {"in.glb", "out2.gltf"}}) {
         SCOPED_TRACE(in + " -> " + out);
         writeDocument(dir, in, source);
-        const Outcome r = cli({"deform", "--backend", "cpu", "--strict", "--mesh", (dir / in).string(), "--out",
+        const GltfRun r = gltfCli({"deform", "--backend", "cpu", "--strict", "--mesh", (dir / in).string(), "--out",
                                (dir / out).string()});
         ASSERT_EQ(r.status, 0) << r.errors;
-        EXPECT_FALSE(has(r.errors, "dropped")) << r.errors;
+        EXPECT_FALSE(mentions(r.errors, "dropped")) << r.errors;
         const Document written = readDocument(dir / out);
         const json writtenJson = withDefaults(written.gltf), sourceJson = withDefaults(source.gltf);
 
@@ -512,10 +512,10 @@ TEST(GltfErrors, BadFilesAreRefusedWithAMessage) {
         SCOPED_TRACE(c.name);
         test::writeFile(dir / c.name, c.bytes);
         EXPECT_TRUE(failsWith([&] { readMesh(dir / c.name); }, {c.name, c.part}));
-        const Outcome r = cli({"deform", "--backend", "cpu", "--mesh", (dir / c.name).string(), "--out",
+        const GltfRun r = gltfCli({"deform", "--backend", "cpu", "--mesh", (dir / c.name).string(), "--out",
                                (dir / "out.glb").string()});
         EXPECT_NE(r.status, 0);
-        EXPECT_TRUE(has(r.errors, c.name)) << r.errors;
+        EXPECT_TRUE(mentions(r.errors, c.name)) << r.errors;
         EXPECT_FALSE(std::filesystem::exists(dir / "out.glb"));
     }
 }
@@ -529,34 +529,34 @@ TEST(GltfConversion, SaysWhatItDropsAndStrictRefuses) {
         SCOPED_TRACE(out);
         const std::vector<std::string> args = {"deform", "--backend", "cpu", "--mesh", (dir / "in.glb").string(),
                                                "--out", (dir / out).string()};
-        const Outcome r = cli(args);
+        const GltfRun r = gltfCli(args);
         ASSERT_EQ(r.status, 0) << r.errors;
         for (const char* part : {"vertex attributes COLOR_0 NORMAL TEXCOORD_0", "primitives (merged into one mesh)",
                                  "materials", "nodes and their transforms", "extensions KHR_materials_emissive_strength",
                                  "will be dropped"})
-            EXPECT_TRUE(has(r.errors, part)) << part << ": " << r.errors;
+            EXPECT_TRUE(mentions(r.errors, part)) << part << ": " << r.errors;
         EXPECT_EQ(readMesh(dir / out).positions.size(), readMesh(dir / "in.glb").positions.size());
         std::filesystem::remove(dir / out);
         std::vector<std::string> strict = args;
         strict.push_back("--strict");
-        const Outcome refused = cli(strict);
+        const GltfRun refused = gltfCli(strict);
         EXPECT_EQ(refused.status, 1);
-        EXPECT_TRUE(has(refused.errors, "an error under --strict")) << refused.errors;
+        EXPECT_TRUE(mentions(refused.errors, "an error under --strict")) << refused.errors;
         EXPECT_FALSE(std::filesystem::exists(dir / out));
     }
     // A bare OBJ loses nothing as glTF; a quad is split into triangles, and says so.
     test::writeFile(dir / "quads.obj", "v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nvt 0 0\nf 1/1 2/1 3/1 4/1\n");
     writeMesh(test::builtInTipSphere(), dir / "bare.obj");
-    const Outcome bare = cli({"deform", "--backend", "cpu", "--strict", "--mesh", (dir / "bare.obj").string(), "--out",
+    const GltfRun bare = gltfCli({"deform", "--backend", "cpu", "--strict", "--mesh", (dir / "bare.obj").string(), "--out",
                               (dir / "bare.gltf").string()});
     ASSERT_EQ(bare.status, 0) << bare.errors;
     const Mesh back = readMesh(dir / "bare.gltf"), obj = readMesh(dir / "bare.obj");
     EXPECT_EQ(back.faceIndices, obj.faceIndices);
     EXPECT_TRUE(std::filesystem::exists(dir / "bare.bin"));
-    const Outcome quads = cli({"deform", "--backend", "cpu", "--mesh", (dir / "quads.obj").string(), "--voxel-size",
+    const GltfRun quads = gltfCli({"deform", "--backend", "cpu", "--mesh", (dir / "quads.obj").string(), "--voxel-size",
                                "0.001", "--out", (dir / "quads.glb").string()});
-    EXPECT_TRUE(has(quads.errors, "faces of more than 3 vertices (split into triangles)")) << quads.errors;
-    EXPECT_TRUE(has(quads.errors, "texture coordinates (vt)")) << quads.errors;
+    EXPECT_TRUE(mentions(quads.errors, "faces of more than 3 vertices (split into triangles)")) << quads.errors;
+    EXPECT_TRUE(mentions(quads.errors, "texture coordinates (vt)")) << quads.errors;
 }
 
 } // namespace
