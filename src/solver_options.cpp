@@ -104,13 +104,14 @@ int plannedAttempts(const SolverOptions& options, std::span<const Move> moves) {
     return int(std::min(double(1 << 16), attempts + limitSteps));
 }
 
-// An attempt costs its evaluations, and one more for the next k1 unless it is FSAL;
+// An attempt costs its evaluations, one more for the next k1 unless it is FSAL, and
+// without verify its bound's (bs32's own-error estimate, counted as if every attempt passed);
 // verify runs kVerifyPasses − 1 first passes and a checking pass of twice the
 // attempts, and a method with an error bound without it a second pass of twice
 // the attempts where that bound is over tol (integrate.glsl).
 long worstCaseEvaluations(const SolverOptions& options, int segments) {
     const kernel::MethodTraits traits = methodTraits(options.method);
-    const int stages = traits.evaluations + (traits.fsal ? 0 : 1);
+    const int stages = traits.evaluations + (traits.fsal ? 0 : 1) + (options.verify ? 0 : traits.boundEvaluations);
     const long first = long(options.maxIterations) * stages + 4L * segments;
     const long second = 2L * options.maxIterations * stages + 4L * segments;
     if (options.verify) return (kernel::kVerifyPasses - 1) * first + second;

@@ -116,13 +116,15 @@ INSTANTIATE_TEST_SUITE_P(Accuracy, RecordedStroke,
                              return name.substr(0, name.find('.'));
                          });
 
-// Issue 8's budget for bs32 on test0 as a Kelvinlet at tol 0.1: at most 60
-// evaluations per vertex with every vertex within 0.1 voxel.
+// Issue 8's budget for bs32 on test0 as a Kelvinlet at tol 0.1 was 60 evaluations
+// per vertex (59.4 then), with every vertex within 0.1 voxel. Its error bound
+// (issue 44) adds one evaluation an accepted step (20 here) and second passes
+// where the flow stretches: 80.0 when written, so at most 85.
 TEST(Accuracy, Bs32OnTest0WithinItsEvaluationBudget) {
     SF_REQUIRE_RECORDING(path, "test0_righthandstroke.bin");
     TipCase c = makeCase(test::withKind(readStroke(path), ToolKind::Kelvinlet));
     Accuracy a = measure(c, Method::Bs32, 0.1);
-    EXPECT_LE(a.meanEvaluations, 60.0);
+    EXPECT_LE(a.meanEvaluations, 85.0);
     EXPECT_LE(a.maxError, 0.1);
     EXPECT_EQ(a.flagged, 0u);
 }

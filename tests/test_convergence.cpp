@@ -68,6 +68,26 @@ TEST_P(EstimateOrder, ErrorEstimateFallsAtTheControllersOrder) {
     EXPECT_NEAR(std::log2(big / small), kernel::methodTraits(c.method).estimateOrder + 1.0, 0.35) << nameOf(c);
 }
 
+// bs32's bound adds up each step's own error (hermiteSimpsonError), not its
+// estimate, which is the second-order companion's: it must track the third-order
+// step's true local error, falling as h⁴.
+TEST(EstimateOrder, HermiteSimpsonTracksBs32sOwnStepError) {
+    kernel::Kernel k = flowKernel();
+    glm::vec3 k1 = k.velocity(kStart, 0.0f, 1u);
+    double previous = 0.0;
+    for (float h : {0.2f, 0.1f}) {
+        const auto step = k.attemptStep(kernel::kMethodBs32, kStart, 0.0f, h, k1, 1u);
+        const double own = k.hermiteSimpsonError(kStart, 0.0f, h, k1, step, 1u);
+        const double exact = glm::length(glm::dvec3(step.y) - test::affineClosedForm(kFlow, glm::dvec3(kStart), h));
+        ASSERT_GT(exact, 1e-3) << "too close to float rounding";
+        EXPECT_NEAR(own / exact, 1.0, 0.3) << "h " << h;
+        if (previous > 0.0) {
+            EXPECT_NEAR(std::log2(previous / own), 4.0, 0.35);
+        }
+        previous = own;
+    }
+}
+
 const OrderCase kRk4{kernel::kMethodRk4, 4};
 const OrderCase kRk4Double{kernel::kMethodRk4Double, 2};
 const OrderCase kBs32{kernel::kMethodBs32, 4};

@@ -128,7 +128,7 @@ TEST(ErrorGrowth, APassBoundsHowATruncatedAffinesEndStretchesItsStart) {
 // A soft Kelvinlet of 10 voxels dragged 12 radii stretches a vertex's early errors
 // about 35× (seed 168 of the sweep): local control alone ends several tol away.
 // With the bound, every vertex not flagged is within tol of the double truth, for
-// every method that carries the bound (bs32 has none). Here the bound cannot certify every vertex within the
+// every method that carries the bound. Here the bound cannot certify every vertex within the
 // attempt budget and flags 9–30% (UNVERIFIED, or h_min and the cap at tight
 // tolerances); at most a third may be flagged, so that it still solves most.
 TEST(ErrorGrowth, UnflaggedVerticesAreWithinToleranceWhereTheFlowStretches) {

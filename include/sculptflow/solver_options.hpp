@@ -85,10 +85,11 @@ struct Move;
 SCULPTFLOW_API int plannedAttempts(const SolverOptions& options, std::span<const Move> moves);
 
 // Worst-case right-hand-side evaluations per vertex:
-// maxIterations × stages + 4 per segment, one segment per distinct tool end. On
-// top: for a method with an error bound (every adaptive one but bs32), a second
-// pass of twice the attempts where that bound is over tol; with verify instead, a
-// second first pass and a checking pass of twice the attempts.
+// maxIterations × stages + 4 per segment, one segment per distinct tool end (bs32's
+// stages count the one evaluation its error bound adds). On top: for a method with
+// an error bound (every adaptive one), a second pass of twice the attempts where
+// that bound is over tol; with verify instead, a second first pass and a checking
+// pass of twice the attempts.
 SCULPTFLOW_API long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
 
 } // namespace sculptflow

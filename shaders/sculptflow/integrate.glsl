@@ -110,7 +110,15 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         // Across a kink the estimate holds the kink's part too, which kink.error bounds
         // and kinkAllowance judges: the rest is held to tol·h as everywhere else.
         KinkCrossing kink = method.adaptive && finiteStep ? kinkCrossing(x, s, k1, step.y, hStep) : KinkCrossing(0.0f, 1.0f);
-        float error = finiteStep ? max(step.error - kink.error, 0.0f) : kHugeError;
+        // bs32's estimate is its companion's error: its bound takes the step's own,
+        // after acceptance, or (pass.ownError) before, to accept on.
+        bool ownErrorNeeded = bounds && method.boundEvaluations > 0 && finiteStep;
+        float ownError = step.error;
+        if (ownErrorNeeded && pass.ownError) {
+            ownError = hermiteSimpsonError(x, s, hStep, k1, step, mask);
+            result.evaluations += uint(method.boundEvaluations);
+        }
+        float error = finiteStep ? max((pass.ownError ? ownError : step.error) - kink.error, 0.0f) : kHugeError;
         float allowance = kinkAllowance(hStep, kinkCrossings, pass);
         bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance) && kink.error <= allowance;
         bool atMinimum = hStep <= settings.hMin;
@@ -120,7 +128,11 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             if (!withinTolerance && hStep >= settings.hMin) result.flags |= kFlagMinStepClamped;
             result.acceptedSteps += 1u;
             if (kink.error > 0.0f) kinkCrossings += 1u;
-            pendingError = error + kink.error;
+            if (ownErrorNeeded && !pass.ownError) {
+                ownError = hermiteSimpsonError(x, s, hStep, k1, step, mask);
+                result.evaluations += uint(method.boundEvaluations);
+            }
+            pendingError = (ownErrorNeeded ? max(ownError - kink.error, 0.0f) : error) + kink.error;
             pendingStep = hStep;
             result.estimateSum += pendingError;
             growthStale = bounds;
@@ -231,7 +243,7 @@ vec3 probedStart(vec3 x0, float side) {
 // requested tolerance: the second pass is aimed at the stretch the first measured
 // (resolvePass), and where its own bound is still over, the vertex is flagged
 // UNVERIFIED. A flagged first pass (the attempt cap, h_min) is not solved again,
-// nor is a vertex of a method without a bound (bs32: methods.glsl).
+// nor is a vertex of a method without a bound (rk4: methods.glsl).
 //
 // `carried` is the bound on the error x0 already has (continuous mode: the earlier
 // segments'; 0 for a move), which the path stretches as it does its own. The

@@ -44,6 +44,7 @@ struct MethodTraits {
     float kinkError;              // max |E(θ)|, the error of a step across a kink (controller.glsl)
     float kinkSlope;              // b₁, with |E(θ)| ≤ b₁θ
     bool errorBound;              // carries the error bound and solves again where it is over (integrate.glsl)
+    int boundEvaluations;         // per accepted step, for that bound: the error of the solution it advances with
 };
 
 // Why the calibrations (docs/solver.md has the measurements):
@@ -79,15 +80,16 @@ struct MethodTraits {
 //   credited against it.
 //   Near θ = 0, E(θ) = θ²/2 − b₁θ (Σbᵢ = 1, Σbᵢcᵢ = 1/2), and |E(θ)| ≤ b₁θ holds
 //   for every θ: kinkSlope. Both follow from each tableau alone (docs/solver.md, "Kinks").
-// - errorBound: bs32's estimate is its second-order companion's error, far above the
-//   third-order solution's near a Kelvinlet's tip, so a bound that adds it up solved
-//   most of test0's sphere again (2.7× the evaluations) and flagged 28% of its affine
-//   flow; it has none until it has an estimate of the solution it advances with.
+// - boundEvaluations: bs32's estimate is its second-order companion's error, far above
+//   the third-order solution's near a Kelvinlet's tip, so a bound that added it up
+//   solved most of test0's sphere again (2.7× the evaluations) and flagged 28% of its
+//   affine flow. Its bound adds up each accepted step's own error instead, from one
+//   more evaluation (hermiteSimpsonError, steppers.glsl).
 SF_SHARED_FUNCTION MethodTraits methodTraits(int method) {
-    //                                     name              order evals fsal   adaptive q     vertex limit, first  move limit safety      tolerance biLaplacian kink    b1      bound
-    if (method == kMethodRk4Double) return MethodTraits(SF_HOST_NAME("rk4dbl") 5, 10, false, true,  4.0f, true,  0.5f, 0.0,  1.0,        1.0,  0.8,  0.0119f, 0.0778f, true);
-    if (method == kMethodBs32)      return MethodTraits(SF_HOST_NAME("bs32")   3, 3,  true,  true,  2.0f, false, 0.0f, 0.15, 0.85 / 0.9, 0.68, 0.8,  0.0348f, 0.2223f, false);
-    if (method == kMethodDp45)      return MethodTraits(SF_HOST_NAME("dp45")   5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  1.0,        0.3,  0.8,  0.0225f, 0.0912f, true);
-    if (method == kMethodTsit5)     return MethodTraits(SF_HOST_NAME("tsit5")  5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  0.8,        0.1,  0.8,  0.0463f, 0.0965f, true);
-    return MethodTraits(SF_HOST_NAME("rk4") 4, 3, false, false, 4.0f, false, 0.0f, 0.0, 1.0, 1.0, 0.8, 0.0417f, 0.1667f, false);
+    //                                     name              order evals fsal   adaptive q     vertex limit, first  move limit safety      tolerance biLaplacian kink    b1      bound  +evals
+    if (method == kMethodRk4Double) return MethodTraits(SF_HOST_NAME("rk4dbl") 5, 10, false, true,  4.0f, true,  0.5f, 0.0,  1.0,        1.0,  0.8,  0.0119f, 0.0778f, true,  0);
+    if (method == kMethodBs32)      return MethodTraits(SF_HOST_NAME("bs32")   3, 3,  true,  true,  2.0f, false, 0.0f, 0.15, 0.85 / 0.9, 0.68, 0.8,  0.0348f, 0.2223f, true,  1);
+    if (method == kMethodDp45)      return MethodTraits(SF_HOST_NAME("dp45")   5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  1.0,        0.3,  0.8,  0.0225f, 0.0912f, true,  0);
+    if (method == kMethodTsit5)     return MethodTraits(SF_HOST_NAME("tsit5")  5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  0.8,        0.1,  0.8,  0.0463f, 0.0965f, true,  0);
+    return MethodTraits(SF_HOST_NAME("rk4") 4, 3, false, false, 4.0f, false, 0.0f, 0.0, 1.0, 1.0, 0.8, 0.0417f, 0.1667f, false, 0);
 }

@@ -5,7 +5,8 @@
 // last is the next k1 (FSAL), is the method table's (methods.glsl). Needs field.glsl.
 
 struct StepResult {
-    vec3 y;      // the advanced state: the higher-order solution (local extrapolation)
+    vec3 y;         // the advanced state: the higher-order solution (local extrapolation)
+    vec3 increment; // y minus the step's start, without the rounding of |y|
     float error; // |error estimate| in voxels
     vec3 kEnd;   // v(y, s + h), for an FSAL method
 };
@@ -21,7 +22,8 @@ vec3 rk4Increment(vec3 y, float s, float h, vec3 k1, uint mask) {
 // Classic RK4.
 StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
     StepResult r;
-    r.y = y + rk4Increment(y, s, h, k1, mask);
+    r.increment = rk4Increment(y, s, h, k1, mask);
+    r.y = y + r.increment;
     r.error = 0.0f;
     r.kEnd = vec3(0.0f);
     return r;
@@ -41,7 +43,8 @@ StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
     vec3 halves = half1 + rk4Increment(yMid, s + 0.5f * h, 0.5f * h, kMid, mask);
     vec3 diff = (halves - full) / 15.0f;
     StepResult r;
-    r.y = y + (halves + diff);
+    r.increment = halves + diff;
+    r.y = y + r.increment;
     r.error = length(diff);
     r.kEnd = vec3(0.0f);
     return r;
@@ -51,12 +54,14 @@ StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
 StepResult stepBs32(vec3 y, float s, float h, vec3 k1, uint mask) {
     vec3 k2 = velocity(y + (0.5f * h) * k1, s + 0.5f * h, mask);
     vec3 k3 = velocity(y + (0.75f * h) * k2, s + 0.75f * h, mask);
-    vec3 y3 = y + h * ((2.0f / 9.0f) * k1 + (1.0f / 3.0f) * k2 + (4.0f / 9.0f) * k3);
+    vec3 increment = h * ((2.0f / 9.0f) * k1 + (1.0f / 3.0f) * k2 + (4.0f / 9.0f) * k3);
+    vec3 y3 = y + increment;
     vec3 k4 = velocity(y3, s + h, mask);
     // y3 − y2 with y2 = y + h(7/24 k1 + 1/4 k2 + 1/3 k3 + 1/8 k4).
     vec3 e = (-5.0f / 72.0f) * k1 + (1.0f / 12.0f) * k2 + (1.0f / 9.0f) * k3 - 0.125f * k4;
     StepResult r;
     r.y = y3;
+    r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k4;
     return r;
@@ -75,14 +80,16 @@ StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
                                 + (46732.0f / 5247.0f) * k3 + (49.0f / 176.0f) * k4
                                 - (5103.0f / 18656.0f) * k5),
                        s + h, mask);
-    vec3 y5 = y + h * ((35.0f / 384.0f) * k1 + (500.0f / 1113.0f) * k3 + (125.0f / 192.0f) * k4
-                       - (2187.0f / 6784.0f) * k5 + (11.0f / 84.0f) * k6);
+    vec3 increment = h * ((35.0f / 384.0f) * k1 + (500.0f / 1113.0f) * k3 + (125.0f / 192.0f) * k4
+                          - (2187.0f / 6784.0f) * k5 + (11.0f / 84.0f) * k6);
+    vec3 y5 = y + increment;
     vec3 k7 = velocity(y5, s + h, mask);
     // y5 − y4: the fifth-order weights minus the embedded fourth-order ones.
     vec3 e = (71.0f / 57600.0f) * k1 - (71.0f / 16695.0f) * k3 + (71.0f / 1920.0f) * k4
            - (17253.0f / 339200.0f) * k5 + (22.0f / 525.0f) * k6 - (1.0f / 40.0f) * k7;
     StepResult r;
     r.y = y5;
+    r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k7;
     return r;
@@ -111,17 +118,34 @@ StepResult stepTsit5(vec3 y, float s, float h, vec3 k1, uint mask) {
     vec3 d6 = velocityNear(y, h * (k1 - 12.92096931784711f * d2 + 8.159367898576159f * d3
                                     - 0.071584973281401f * d4 - 0.028269050394068383f * d5),
                            s + h, mask) - k1;
-    vec3 y5 = y + h * (k1 + 0.01f * d2 + 0.4798896504144996f * d3 + 1.379008574103742f * d4
-                       - 3.290069515436081f * d5 + 2.324710524099774f * d6);
+    vec3 increment = h * (k1 + 0.01f * d2 + 0.4798896504144996f * d3 + 1.379008574103742f * d4
+                          - 3.290069515436081f * d5 + 2.324710524099774f * d6);
+    vec3 y5 = y + increment;
     vec3 k7 = velocity(y5, s + h, mask);
     // y5 − y4: the fifth-order weights minus the embedded fourth-order ones.
     vec3 e = -0.0008164344596567469f * d2 + 0.007880878010261995f * d3 - 0.1447110071732629f * d4
            + 0.5823571654525552f * d5 - 0.45808210592918697f * d6 + (1.0f / 66.0f) * (k7 - k1);
     StepResult r;
     r.y = y5;
+    r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k7;
     return r;
+}
+
+// The error of an accepted step's own solution y + increment, which bs32's
+// estimate (its second-order companion's error) overstates near a Kelvinlet's tip
+// by far more than the flow stretches it. The cubic Hermite interpolant u of
+// (y, k1) and (y + increment, kEnd) meets the field at both ends; Simpson's rule
+// of v along it, (h/6)(k1 + 4v(u(½), s + h/2) + kEnd), is one fixed-point sweep of
+// three-stage Lobatto IIIA (order 4) from stages already accurate to O(h⁴), so it
+// is off the exact increment by O(h⁵), and its difference from the step's
+// increment is that step's error (O(h⁴) for a third-order step) to leading order.
+// One evaluation; the midpoint is passed as an offset from y, as velocityNear takes it.
+float hermiteSimpsonError(vec3 y, float s, float h, vec3 k1, StepResult step, uint mask) {
+    vec3 midOffset = 0.5f * step.increment + (0.125f * h) * (k1 - step.kEnd);
+    vec3 kMid = velocityNear(y, midOffset, s + 0.5f * h, mask);
+    return length(step.increment - (h / 6.0f) * (k1 + 4.0f * kMid + step.kEnd));
 }
 
 StepResult attemptStep(int method, vec3 y, float s, float h, vec3 k1, uint mask) {
