@@ -4,9 +4,6 @@
 
 #include <cstddef>
 
-#include "impl_access.hpp"
-#include "live_move_impl.hpp"
-
 using namespace sculptflow;
 using namespace sculptflow::capi;
 
@@ -37,7 +34,7 @@ SfResult refuse(SfLiveMove live, SfResult code, const char* text) noexcept {
 extern "C" {
 
 SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live) {
-    return guarded(context ? context->lastError : threadError(), SF_ERROR_INVALID_ARGUMENT, [&] {
+    return guarded(context ? context->lastError : threadError(), [&] {
         require(context != nullptr, "sfCreateLiveMove: context is NULL");
         require(live != nullptr, "sfCreateLiveMove: live (the output) is NULL");
         const SfLiveMoveCreateInfo in = readStruct(info, kLiveMoveCreateInfoMinimumSize, "SfLiveMoveCreateInfo");
@@ -54,7 +51,7 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         options.solver = solverOptions(in.method, in.tolerance);
         auto handle = std::make_unique<SfLiveMove_T>();
         handle->context = context;
-        handle->lastError.reserve(512);
+        handle->lastError.text.reserve(512);
         handle->live = std::make_unique<LiveMove>(*context->context, mesh, options);
         *live = handle.release();
         return SF_SUCCESS;
@@ -64,14 +61,15 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
 void sfDestroyLiveMove(SfLiveMove live) { delete live; }
 
 const char* sfLiveMoveGetLastError(SfLiveMove live) {
-    return live ? live->lastError.c_str() : threadError().c_str();
+    return live ? live->lastError.text.c_str() : threadError().text.c_str();
 }
+
+VkResult sfLiveMoveGetLastVkResult(SfLiveMove live) { return live ? live->lastError.vkResult : threadError().vkResult; }
 
 SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* posesA, SfMoveMode mode) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveBegin: live is NULL");
-    // LiveMove::begin throws for bad tools, and for a move not yet over.
-    const bool idle = implOf(*live->live).state_ == LiveMove::Impl::State::Idle;
-    return guarded(live->lastError, idle ? SF_ERROR_INVALID_ARGUMENT : SF_ERROR_INVALID_STATE, [&] {
+    // LiveMove::begin's errors say their cause: bad tools, a move not yet over, memory.
+    return guarded(live->lastError, [&] {
         const SfTools in = readStruct(tools, sizeof(SfTools), "SfTools");
         require(posesA != nullptr, "sfLiveMoveBegin: posesA is NULL");
         const uint32_t rawMode = rawValue(mode);
@@ -109,7 +107,7 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     RecordSync recordSync;
     if (sync) {
         SfRecordSync in{};
-        const SfResult read = guarded(live->lastError, SF_ERROR_INVALID_ARGUMENT, [&] {
+        const SfResult read = guarded(live->lastError, [&] {
             in = readStruct(sync, sizeof(SfRecordSync), "SfRecordSync");
             return SF_SUCCESS;
         });
@@ -137,7 +135,7 @@ SfResult sfLiveMoveSubmitted(SfLiveMove live, uint64_t ticket) {
 
 SfResult sfLiveMoveCommit(SfLiveMove live) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveCommit: live is NULL");
-    return guarded(live->lastError, SF_ERROR_INVALID_STATE, [&] {
+    return guarded(live->lastError, [&] {
         live->live->commit();
         return SF_SUCCESS;
     });
@@ -145,7 +143,7 @@ SfResult sfLiveMoveCommit(SfLiveMove live) {
 
 SfResult sfLiveMoveCancel(SfLiveMove live) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveCancel: live is NULL");
-    return guarded(live->lastError, SF_ERROR_INVALID_STATE, [&] {
+    return guarded(live->lastError, [&] {
         live->live->cancel();
         return SF_SUCCESS;
     });

@@ -3,8 +3,28 @@
  *
  * Opaque handles, create-info structs whose first member is their size, and a
  * result code from every call that can fail: SF_SUCCESS (0) or a negative
- * SfResult, with the failure's text from sfGetLastError / sfLiveMoveGetLastError.
+ * SfResult, with the failure's text from sfGetLastError / sfLiveMoveGetLastError
+ * and the VkResult that caused it from sfGetLastVkResult / sfLiveMoveGetLastVkResult.
  * No call aborts, and a failed call writes nothing to its outputs.
+ *
+ * Result codes name the cause, the same at every call that can meet it: a bad
+ * value is SF_ERROR_INVALID_ARGUMENT wherever it is found; host memory running
+ * out (std::bad_alloc, or VK_ERROR_OUT_OF_HOST_MEMORY from allocationCallbacks or
+ * the driver) SF_ERROR_OUT_OF_HOST_MEMORY; device memory (the driver's, or the
+ * heap's room checked before allocating) SF_ERROR_OUT_OF_DEVICE_MEMORY; a lost
+ * device SF_ERROR_DEVICE_LOST. Which calls can meet which:
+ *   sfCreateContext:  all but INVALID_STATE and DEVICE_LOST;
+ *   sfSolve:          INVALID_ARGUMENT, INVALID_STRUCT_SIZE, OUT_OF_HOST_MEMORY;
+ *                     with SF_BACKEND_GPU also OUT_OF_DEVICE_MEMORY, DEVICE_LOST,
+ *                     DEVICE, INITIALIZATION_FAILED (a memory type the device lacks);
+ *   sfCreateLiveMove, sfLiveMoveBegin (it builds pipelines): INVALID_ARGUMENT,
+ *                     INVALID_STRUCT_SIZE, OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY,
+ *                     DEVICE, INITIALIZATION_FAILED; sfLiveMoveBegin also INVALID_STATE;
+ *   sfLiveMoveUpdate, sfLiveMoveRecord, sfLiveMoveSubmitted, sfLiveMoveCommit,
+ *   sfLiveMoveCancel: INVALID_ARGUMENT, INVALID_STRUCT_SIZE, INVALID_STATE (they
+ *                     allocate nothing and call no fallible Vulkan command; a lost
+ *                     device shows at the renderer's own vkQueueSubmit).
+ * SF_ERROR_UNKNOWN is a bug: please report it with its text.
  *
  * Units: positions in voxels; tool radii, poses and the symmetry origin in world
  * units, converted with SfTools::voxelSize (as the C++ API).
@@ -54,6 +74,8 @@
  *    moves' creation) or sfDestroyContext. sfGetLastError(NULL): the calling
  *    thread's, until its next failing handle-less call or the thread's end.
  *    sfLiveMoveGetLastError(live): until the next call on `live` or its destroy.
+ *    sfGetLastVkResult and sfLiveMoveGetLastVkResult are kept with the text and
+ *    replaced with it: each failure sets both.
  *  - sfGetDeviceName(context): until sfDestroyContext(context); "" for NULL is static.
  *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, triangles,
  *    tools, poses) are read during the call only; Vulkan handles and
@@ -94,9 +116,13 @@ typedef enum SfResult {
     SF_ERROR_INVALID_STRUCT_SIZE = -2,   /* structSize too small, or larger with bytes this library does not know set */
     SF_ERROR_INVALID_STATE = -3,         /* out of order: begin while moving, update before begin, a stale ticket */
     SF_ERROR_INITIALIZATION_FAILED = -4, /* no loader, no Vulkan 1.2 compute device, a device that cannot be adopted */
-    SF_ERROR_OUT_OF_MEMORY = -5,         /* host memory ran out */
-    SF_ERROR_DEVICE = -6,                /* the GPU solve failed: a Vulkan call, device memory, a validation message */
+    SF_ERROR_OUT_OF_HOST_MEMORY = -5,    /* host memory ran out (the allocator, allocationCallbacks, the driver's) */
+    SF_ERROR_OUT_OF_MEMORY = SF_ERROR_OUT_OF_HOST_MEMORY, /* its name in 0.1.0 */
+    SF_ERROR_DEVICE = -6, /* another Vulkan failure (sfGetLastVkResult says which), a validation message */
     SF_ERROR_UNKNOWN = -7,
+    /* Added after 0.1.0: */
+    SF_ERROR_OUT_OF_DEVICE_MEMORY = -8, /* device memory ran out, or would have (checked before allocating) */
+    SF_ERROR_DEVICE_LOST = -9,          /* VK_ERROR_DEVICE_LOST: destroy the context's objects and the context */
     SF_RESULT_MAX_ENUM = 0x7FFFFFFF /* keeps every enum 32 bits, as Vulkan's */
 } SfResult;
 
@@ -157,6 +183,11 @@ SCULPTFLOW_API void sfDestroyContext(SfContext context);
  * thread's last failure of a call that had no valid handle (a failed
  * sfCreateContext, sfSolve without a context). Valid until the next call on it. */
 SCULPTFLOW_API const char* sfGetLastError(SfContext context);
+/* The VkResult behind the last failed call on `context` (as sfGetLastError: NULL
+ * for the calling thread's, same lifetime and threads): VK_SUCCESS when that
+ * failure came from no Vulkan call (a bad argument) or there was none. A plain
+ * value, so reading it is as safe as reading the text. */
+SCULPTFLOW_API VkResult sfGetLastVkResult(SfContext context);
 /* The device's name ("" for NULL). */
 SCULPTFLOW_API const char* sfGetDeviceName(SfContext context);
 
@@ -307,12 +338,15 @@ typedef struct SfRecordReport {
 
 /* Validates the mesh and allocates everything a frame needs; submits nothing.
  * SF_ERROR_INVALID_ARGUMENT for a bad mesh (a stream past its given buffer size
- * too), or device memory it cannot have (the text says which). */
+ * too); SF_ERROR_OUT_OF_HOST_MEMORY / OUT_OF_DEVICE_MEMORY when an allocation
+ * fails (the text says which, sfGetLastVkResult(context) the VkResult). */
 SCULPTFLOW_API SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live);
 /* Once its frames are complete. NULL is ignored. */
 SCULPTFLOW_API void sfDestroyLiveMove(SfLiveMove live);
 /* The text of the last failed call on `live` ("" if none; NULL: as sfGetLastError(NULL)). */
 SCULPTFLOW_API const char* sfLiveMoveGetLastError(SfLiveMove live);
+/* The VkResult behind it (VK_SUCCESS: none; NULL: as sfGetLastVkResult(NULL)). */
+SCULPTFLOW_API VkResult sfLiveMoveGetLastVkResult(SfLiveMove live);
 
 /* Grab: the tools and one pose a hand; builds every pipeline the drag needs. */
 SCULPTFLOW_API SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* posesA, SfMoveMode mode);
