@@ -3,6 +3,7 @@
 #include "c_api_impl.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <iterator>
 #include <span>
 #include <vector>
@@ -174,7 +175,8 @@ const char* sfGetDeviceName(SfContext context) {
 
 SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
     return guarded(context ? context->lastError : threadError(), [&] {
-        const SfSolveInfo in = readStruct(info, sizeof(SfSolveInfo), "SfSolveInfo");
+        // 0.1.0's SfSolveInfo ended at `tolerance`; cpuThreads came after.
+        const SfSolveInfo in = readStruct(info, offsetof(SfSolveInfo, cpuThreads), "SfSolveInfo");
         const uint32_t backend = rawValue(in.backend);
         require(backend == SF_BACKEND_GPU || backend == SF_BACKEND_CPU,
                 "SfSolveInfo.backend is " + std::to_string(backend) + "; SF_BACKEND_GPU or SF_BACKEND_CPU");
@@ -200,7 +202,7 @@ SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
         }
         std::vector<glm::vec3> positions;
         if (backend == SF_BACKEND_CPU) {
-            positions = solveOnCpu(move, start, mask, options).positions;
+            positions = solveOnCpu(move, start, mask, options, in.cpuThreads).positions;
         } else {
             if (!context->solver) context->solver = std::make_unique<GpuSolver>(*context->context);
             positions = solveOnGpu(*context->solver, move, start, options, mask).positions;

@@ -40,6 +40,7 @@ struct SfLiveMove_T {
     SfContext context = nullptr;
     std::unique_ptr<sculptflow::LiveMove> live;
     size_t hands = 0;                                   // set by begin
+    double segmentTolerance = sculptflow::kDefaultSegmentTolerance; // continuous mode's, every update
     std::array<sculptflow::Pose, sculptflow::kMaxTools> poses{}; // update's, converted without allocating
     sculptflow::capi::LastError lastError; // text's capacity reserved: per-frame refusals allocate nothing
 };

@@ -2,7 +2,9 @@
 // SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
 #include "c_api_impl.hpp"
 
+#include <cmath>
 #include <cstddef>
+#include <vector>
 
 using namespace sculptflow;
 using namespace sculptflow::capi;
@@ -10,6 +12,15 @@ using namespace sculptflow::capi;
 namespace {
 
 VertexStream stream(const SfVertexStream& in) { return {in.buffer, in.offset, in.stride}; }
+
+MeshChunk meshChunk(const SfMeshChunk& in) {
+    MeshChunk out;
+    out.firstVertex = in.firstVertex;
+    out.vertexCount = in.vertexCount;
+    out.bounds.min = {in.boundsMin[0], in.boundsMin[1], in.boundsMin[2]};
+    out.bounds.max = {in.boundsMax[0], in.boundsMax[1], in.boundsMax[2]};
+    return out;
+}
 
 // 0.1.0's SfLiveMoveCreateInfo ended at `tolerance`; the buffer sizes came after.
 constexpr size_t kLiveMoveCreateInfoMinimumSize = offsetof(SfLiveMoveCreateInfo, positionsBufferSize);
@@ -42,15 +53,25 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         requireWithin(in.normals, in.vertexCount, in.normalsBufferSize, "normals");
         require(in.triangleCount == 0 || in.triangles, "SfLiveMoveCreateInfo.triangles is NULL with triangleCount " +
                                                            std::to_string(in.triangleCount));
+        require(in.chunkCount == 0 || in.chunks,
+                "SfLiveMoveCreateInfo.chunks is NULL with chunkCount " + std::to_string(in.chunkCount));
+        require(in.segmentTolerance == 0.0 || (std::isfinite(in.segmentTolerance) && in.segmentTolerance > 0.0),
+                "SfLiveMoveCreateInfo.segmentTolerance must be a finite number > 0 (0: the default), not " +
+                    std::to_string(in.segmentTolerance));
+        std::vector<MeshChunk> chunks;
+        chunks.reserve(in.chunkCount);
+        for (uint32_t i = 0; i < in.chunkCount; ++i) chunks.push_back(meshChunk(in.chunks[i]));
         RendererMesh mesh;
         mesh.vertexCount = in.vertexCount;
         mesh.positions = stream(in.positions);
         mesh.normals = stream(in.normals);
         mesh.triangles = {in.triangles, size_t(in.triangleCount) * 3};
+        mesh.chunks = chunks;
         LiveMoveOptions options;
         options.solver = solverOptions(in.method, in.tolerance);
         auto handle = std::make_unique<SfLiveMove_T>();
         handle->context = context;
+        if (in.segmentTolerance != 0.0) handle->segmentTolerance = in.segmentTolerance;
         handle->lastError.text.reserve(512);
         handle->live = std::make_unique<LiveMove>(*context->context, mesh, options);
         *live = handle.release();
@@ -91,7 +112,7 @@ SfResult sfLiveMoveUpdate(SfLiveMove live, const SfPose* posesB) {
         return refuse(live, SF_ERROR_INVALID_STATE, "sfLiveMoveUpdate: no move is open; begin first");
     if (!posesB) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveUpdate: posesB is NULL");
     for (size_t i = 0; i < live->hands; ++i) live->poses[i] = pose(posesB[i]);
-    if (!live->live->update({live->poses.data(), live->hands}))
+    if (!live->live->update({live->poses.data(), live->hands}, live->segmentTolerance))
         return refuse(live, SF_ERROR_INVALID_ARGUMENT, live->live->lastError().c_str());
     return SF_SUCCESS;
 }
@@ -150,5 +171,51 @@ SfResult sfLiveMoveCancel(SfLiveMove live) {
 }
 
 SfBool32 sfLiveMoveIsMoving(SfLiveMove live) { return live && live->live->moving() ? 1u : 0u; }
+
+uint32_t sfLiveMoveGetChunkCount(SfLiveMove live) { return live ? uint32_t(live->live->chunkCount()) : 0u; }
+
+SfResult sfLiveMoveGetChunkBounds(SfLiveMove live, uint32_t chunk, float boundsMin[3], float boundsMax[3]) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveGetChunkBounds: live is NULL");
+    return guarded(live->lastError, [&] {
+        require(boundsMin && boundsMax, "sfLiveMoveGetChunkBounds: boundsMin and boundsMax must both be given");
+        require(chunk < live->live->chunkCount(), "sfLiveMoveGetChunkBounds: chunk " + std::to_string(chunk) + " of " +
+                                                      std::to_string(live->live->chunkCount()));
+        const Bounds& bounds = live->live->chunkBounds(chunk);
+        for (int axis = 0; axis < 3; ++axis) {
+            boundsMin[axis] = bounds.min[axis];
+            boundsMax[axis] = bounds.max[axis];
+        }
+        return SF_SUCCESS;
+    });
+}
+
+SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float boundsMin[3], const float boundsMax[3]) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveSetChunkBounds: live is NULL");
+    return guarded(live->lastError, [&] {
+        require(boundsMin && boundsMax, "sfLiveMoveSetChunkBounds: boundsMin and boundsMax must both be given");
+        live->live->setChunkBounds(
+            chunk, Bounds{{boundsMin[0], boundsMin[1], boundsMin[2]}, {boundsMax[0], boundsMax[1], boundsMax[2]}});
+        return SF_SUCCESS;
+    });
+}
+
+SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32_t* created) {
+    return guarded(context ? context->lastError : threadError(), [&] {
+        require(context != nullptr, "sfPrewarmLiveMoves: context is NULL");
+        const SfPrewarmInfo in = readStruct(info, sizeof(SfPrewarmInfo), "SfPrewarmInfo");
+        require(in.toolSetCount == 0 || in.toolSets,
+                "SfPrewarmInfo.toolSets is NULL with toolSetCount " + std::to_string(in.toolSetCount));
+        std::vector<Stroke> toolSets;
+        for (uint32_t i = 0; i < in.toolSetCount; ++i) {
+            const std::string name = "SfPrewarmInfo.toolSets[" + std::to_string(i) + "]";
+            toolSets.push_back(toolsStroke(readStruct(&in.toolSets[i], sizeof(SfTools), name.c_str())));
+        }
+        LiveMoveOptions options;
+        options.solver = solverOptions(in.method, in.tolerance); // as sfCreateLiveMove's: the same pipelines
+        const uint32_t built = prewarmLiveMoves(*context->context, toolSets, options);
+        if (created) *created = built;
+        return SF_SUCCESS;
+    });
+}
 
 } // extern "C"

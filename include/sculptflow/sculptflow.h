@@ -17,9 +17,11 @@
  *   sfSolve:          INVALID_ARGUMENT, INVALID_STRUCT_SIZE, OUT_OF_HOST_MEMORY;
  *                     with SF_BACKEND_GPU also OUT_OF_DEVICE_MEMORY, DEVICE_LOST,
  *                     DEVICE, INITIALIZATION_FAILED (a memory type the device lacks);
- *   sfCreateLiveMove, sfLiveMoveBegin (it builds pipelines): INVALID_ARGUMENT,
- *                     INVALID_STRUCT_SIZE, OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY,
- *                     DEVICE, INITIALIZATION_FAILED; sfLiveMoveBegin also INVALID_STATE;
+ *   sfCreateLiveMove, sfPrewarmLiveMoves, sfLiveMoveBegin (the last two build
+ *                     pipelines): INVALID_ARGUMENT, INVALID_STRUCT_SIZE,
+ *                     OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY, DEVICE,
+ *                     INITIALIZATION_FAILED; sfLiveMoveBegin also INVALID_STATE;
+ *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds: INVALID_ARGUMENT;
  *   sfLiveMoveUpdate, sfLiveMoveRecord, sfLiveMoveSubmitted, sfLiveMoveCommit,
  *   sfLiveMoveCancel: INVALID_ARGUMENT, INVALID_STRUCT_SIZE, INVALID_STATE (they
  *                     allocate nothing and call no fallible Vulkan command; a lost
@@ -39,13 +41,21 @@
  * structSize: sizeof the struct in the headers a caller compiles with. The
  * library accepts any size from the struct's first version on: fields past a
  * smaller structSize take their defaults (zero), and bytes past the library's own
- * struct must be zero (SF_ERROR_INVALID_STRUCT_SIZE otherwise). Minimum sizes:
- *   SfContextCreateInfo, SfTools, SfSolveInfo, SfRecordSync, SfRecordReport:
- *     their sizeof in 0.1.0 (no field added since);
+ * struct must be zero (SF_ERROR_INVALID_STRUCT_SIZE otherwise). New fields go at
+ * the end of a struct (not into chained extension structs: each addition so far
+ * is a value or two that every caller may leave zero, and one flat struct keeps
+ * a C# or Rust binding a single declaration). Minimum sizes (the first version's):
+ *   SfContextCreateInfo, SfTools, SfRecordSync, SfRecordReport: their sizeof in
+ *     0.1.0 (no field added since);
+ *   SfSolveInfo: up to and including `tolerance`, as in 0.1.0
+ *     (offsetof(SfSolveInfo, cpuThreads));
  *   SfLiveMoveCreateInfo: up to and including `tolerance`, as in 0.1.0
- *     (offsetof(SfLiveMoveCreateInfo, positionsBufferSize)).
- * SfTool, SfPose and SfVertexStream are array or member elements without a size:
- * their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
+ *     (offsetof(SfLiveMoveCreateInfo, positionsBufferSize));
+ *   SfPrewarmInfo: its sizeof (it came after 0.1.0).
+ * The fields added since 0.1.0 are marked "Added after 0.1.0"; a structSize that
+ * ends before any of them leaves them zero, their default.
+ * SfTool, SfPose, SfVertexStream and SfMeshChunk are array or member elements
+ * without a size: their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
  *
  * Threads (as the C++ Context and LiveMove; "externally synchronized" as in
  * Vulkan's spec: the caller makes sure no two threads are in such calls at once):
@@ -63,9 +73,9 @@
  *    The per-frame calls submit nothing: sfLiveMoveRecord records into the
  *    caller's command buffer (its pool externally synchronized, as Vulkan's), and
  *    the renderer submits it.
- *  - sfSolve with SF_BACKEND_CPU starts up to one std::thread a core (at most one
- *    per 256 vertices; none under 512 vertices) and joins them all before it
- *    returns; no callback runs on them.
+ *  - sfSolve with SF_BACKEND_CPU starts up to one std::thread a core, or up to
+ *    SfSolveInfo::cpuThreads (at most one per 256 vertices; none under 512
+ *    vertices), and joins them all before it returns; no callback runs on them.
  *  - SfLogCallback runs on the thread of the call that logs (a layer's messages
  *    are queued under a lock and reach it from the library's calls).
  *
@@ -78,9 +88,10 @@
  *    replaced with it: each failure sets both.
  *  - sfGetDeviceName(context): until sfDestroyContext(context); "" for NULL is static.
  *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, triangles,
- *    tools, poses) are read during the call only; Vulkan handles and
- *    allocationCallbacks given to sfCreateContext must outlive the context, the
- *    buffers given to sfCreateLiveMove the live move (and its frames in flight).
+ *    chunks, tools, toolSets, poses, bounds) are read during the call only;
+ *    Vulkan handles and allocationCallbacks given to sfCreateContext must
+ *    outlive the context, the buffers given to sfCreateLiveMove the live move
+ *    (and its frames in flight).
  *  - Destroy every SfLiveMove before its SfContext, each once its frames are
  *    complete. */
 #ifndef SCULPTFLOW_H_
@@ -103,7 +114,7 @@ extern "C" {
 
 /* Zeroes the struct `pointer` points at and sets its structSize: the one idiom
  * for every size-versioned struct (SfContextCreateInfo, SfTools, SfSolveInfo,
- * SfLiveMoveCreateInfo, SfRecordSync, SfRecordReport):
+ * SfLiveMoveCreateInfo, SfRecordSync, SfRecordReport, SfPrewarmInfo):
  *     SfContextCreateInfo info;
  *     SF_INIT_STRUCT(&info);
  * `pointer` is evaluated more than once. */
@@ -275,6 +286,8 @@ typedef struct SfSolveInfo {
     const float* mask;      /* NULL, or vertexCount values in [0, 1] */
     SfMethod method;
     double tolerance; /* voxels over the move; 0: 0.1. The attempt budget is planned from it */
+    /* Added after 0.1.0: */
+    uint32_t cpuThreads; /* SF_BACKEND_CPU: at most this many threads; 0: one a core (C++: solveOnCpu's threads) */
 } SfSolveInfo;
 
 /* Writes vertexCount × xyz moved positions (voxels) to `moved`, which must hold
@@ -290,6 +303,15 @@ typedef struct SfVertexStream {
     VkDeviceSize offset; /* bytes to vertex 0's x; a multiple of 4 */
     uint32_t stride;     /* a multiple of 4, at least 12 */
 } SfVertexStream;
+
+/* A range of vertices (a meshed voxel block) and a box holding them, in voxels
+ * (C++: MeshChunk). Array element: its layout stays within a major version. */
+typedef struct SfMeshChunk {
+    uint32_t firstVertex;
+    uint32_t vertexCount;
+    float boundsMin[3];
+    float boundsMax[3];
+} SfMeshChunk;
 
 typedef struct SfLiveMoveCreateInfo {
     uint32_t structSize; /* sizeof(SfLiveMoveCreateInfo) */
@@ -307,6 +329,16 @@ typedef struct SfLiveMoveCreateInfo {
      * (SF_ERROR_INVALID_ARGUMENT otherwise). 0: not given, not checked. */
     VkDeviceSize positionsBufferSize;
     VkDeviceSize normalsBufferSize;
+    /* Added after 0.1.0 (a structSize ending before them leaves them 0): */
+    /* Disjoint ranges covering the vertices, read here (0: one chunk, the whole
+     * mesh, always solved). A frame copies aside and solves only the chunks whose
+     * bounds the tools reach (SfRecordReport::chunksSolved). Triangles should not
+     * span chunks: a vertex's normal is recomputed when its own chunk is. */
+    uint32_t chunkCount;
+    const SfMeshChunk* chunks;
+    /* SF_MOVE_MODE_CONTINUOUS: voxels each frame's segment is solved to (C++:
+     * update()'s segmentTolerance); 0: the default, 0.1 voxel over 100 frames. */
+    double segmentTolerance;
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
@@ -366,6 +398,37 @@ SCULPTFLOW_API SfResult sfLiveMoveCommit(SfLiveMove live);
 SCULPTFLOW_API SfResult sfLiveMoveCancel(SfLiveMove live);
 /* 1 from begin until commit or cancel. */
 SCULPTFLOW_API SfBool32 sfLiveMoveIsMoving(SfLiveMove live);
+
+/* Chunks (C++: LiveMove::chunkCount, chunkBounds, setChunkBounds): the number of
+ * chunks (1 for a mesh given without; 0 for NULL), and a chunk's box in voxels.
+ * Set it after the renderer re-meshes the chunk; a committed move grows the boxes
+ * of the chunks it changed by how far it could carry a vertex. */
+SCULPTFLOW_API uint32_t sfLiveMoveGetChunkCount(SfLiveMove live);
+SCULPTFLOW_API SfResult sfLiveMoveGetChunkBounds(SfLiveMove live, uint32_t chunk, float boundsMin[3],
+                                                 float boundsMax[3]);
+SCULPTFLOW_API SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float boundsMin[3],
+                                                 const float boundsMax[3]);
+
+/* ---- Load time (C++: prewarmLiveMoves) ---- */
+
+/* The grabs to build pipelines for: each SfTools a set of hands (their kinds,
+ * profiles, falloffs and symmetry matter; radii are checked as begin checks
+ * them; no poses), solved with `method` and `tolerance` as the live moves'
+ * SfLiveMoveCreateInfo gives them. Added after 0.1.0. */
+typedef struct SfPrewarmInfo {
+    uint32_t structSize; /* sizeof(SfPrewarmInfo) */
+    uint32_t toolSetCount;
+    const SfTools* toolSets;
+    SfMethod method;
+    double tolerance; /* 0: 0.1 */
+} SfPrewarmInfo;
+
+/* At load time: builds every pipeline the SfLiveMoves of `context` need to begin
+ * with these tools, so that no sfLiveMoveBegin covered by it creates one (a grab
+ * otherwise builds them inside its frame). Writes to `created` (optional) how
+ * many it built: 0 when all were built before. Externally synchronized with the
+ * context, as every call on it. Codes: as sfLiveMoveBegin's (no INVALID_STATE). */
+SCULPTFLOW_API SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32_t* created);
 
 #ifdef __cplusplus
 }
