@@ -77,7 +77,8 @@ public:
         SF_VK_CHECK(vk.vkResetFences(ctx_.device, 1, &fence_));
         SF_VK_CHECK(vk.vkQueueSubmit(ctx_.queue, 1, &submit, fence_));
         const VkResult waited = vk.vkWaitForFences(ctx_.device, 1, &fence_, VK_TRUE, kTransferFenceTimeoutNs);
-        if (waited == VK_TIMEOUT) throw Error("a staging copy did not finish within 60 s");
+        if (waited == VK_TIMEOUT)
+            throw Error(ErrorCode::Vulkan, "a staging copy did not finish within 60 s", VK_TIMEOUT);
         SF_VK_CHECK(waited);
     }
 

@@ -3,6 +3,7 @@
 #include "c_api_impl.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <iterator>
 #include <span>
 #include <vector>
@@ -14,18 +15,6 @@
 
 namespace sculptflow::capi {
 namespace {
-
-// A sculptflow::Error from validating the caller's values is INVALID_ARGUMENT.
-template <typename Body>
-auto checked(Body&& body) {
-    try {
-        return body();
-    } catch (const CallError&) {
-        throw;
-    } catch (const Error& e) {
-        throw CallError(SF_ERROR_INVALID_ARGUMENT, e.what());
-    }
-}
 
 LogCallback logHook(SfLogCallback callback, void* userData) {
     if (!callback) return {};
@@ -76,9 +65,25 @@ Enum enumIn(uint32_t value, uint32_t count, const char* name) {
 
 } // namespace
 
-std::string& threadError() noexcept {
-    thread_local std::string error; // constant-initialised: taking it cannot throw
+LastError& threadError() noexcept {
+    thread_local LastError error; // constant-initialised: taking it cannot throw
     return error;
+}
+
+SfResult resultFor(ErrorCode code) noexcept {
+    switch (code) {
+    case ErrorCode::InvalidArgument: return SF_ERROR_INVALID_ARGUMENT;
+    case ErrorCode::InvalidState: return SF_ERROR_INVALID_STATE;
+    case ErrorCode::OutOfHostMemory: return SF_ERROR_OUT_OF_HOST_MEMORY;
+    case ErrorCode::OutOfDeviceMemory: return SF_ERROR_OUT_OF_DEVICE_MEMORY;
+    case ErrorCode::DeviceLost: return SF_ERROR_DEVICE_LOST;
+    case ErrorCode::InitializationFailed:
+    case ErrorCode::Unsupported: return SF_ERROR_INITIALIZATION_FAILED; // the device cannot serve the library
+    case ErrorCode::ShaderCompile: // the library's own shaders: its pipelines could not be built
+    case ErrorCode::Validation:
+    case ErrorCode::Vulkan: return SF_ERROR_DEVICE;
+    }
+    return SF_ERROR_UNKNOWN;
 }
 
 Stroke toolsStroke(const SfTools& tools) {
@@ -129,7 +134,7 @@ SolverOptions solverOptions(const SfMethod& method, double tolerance) {
     options.method = kMethods[enumIn<uint32_t>(rawValue(method), std::size(kMethods), "method")];
     if (tolerance != 0.0) options.tolerance = tolerance;
     options.maxIterations = plannedAttempts(options.method, options.tolerance); // sfSolve adds its move's
-    checked([&] { validateSolverOptions(options); });
+    validateSolverOptions(options);
     return options;
 }
 
@@ -146,7 +151,7 @@ uint32_t sfGetVersion(void) {
 }
 
 SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context) {
-    return guarded(threadError(), SF_ERROR_INITIALIZATION_FAILED, [&] {
+    return guarded(threadError(), [&] {
         require(context != nullptr, "sfCreateContext: context (the output) is NULL");
         const SfContextCreateInfo in = readStruct(info, sizeof(SfContextCreateInfo), "SfContextCreateInfo");
         auto handle = std::make_unique<SfContext_T>();
@@ -159,16 +164,19 @@ SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context) {
 void sfDestroyContext(SfContext context) { delete context; }
 
 const char* sfGetLastError(SfContext context) {
-    return context ? context->lastError.c_str() : threadError().c_str();
+    return context ? context->lastError.text.c_str() : threadError().text.c_str();
 }
+
+VkResult sfGetLastVkResult(SfContext context) { return context ? context->lastError.vkResult : threadError().vkResult; }
 
 const char* sfGetDeviceName(SfContext context) {
     return context ? context->context->properties().deviceName : "";
 }
 
 SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
-    return guarded(context ? context->lastError : threadError(), SF_ERROR_DEVICE, [&] {
-        const SfSolveInfo in = readStruct(info, sizeof(SfSolveInfo), "SfSolveInfo");
+    return guarded(context ? context->lastError : threadError(), [&] {
+        // 0.1.0's SfSolveInfo ended at `tolerance`; cpuThreads came after.
+        const SfSolveInfo in = readStruct(info, offsetof(SfSolveInfo, cpuThreads), "SfSolveInfo");
         const uint32_t backend = rawValue(in.backend);
         require(backend == SF_BACKEND_GPU || backend == SF_BACKEND_CPU,
                 "SfSolveInfo.backend is " + std::to_string(backend) + "; SF_BACKEND_GPU or SF_BACKEND_CPU");
@@ -182,21 +190,19 @@ SfResult sfSolve(SfContext context, const SfSolveInfo* info, float* moved) {
         Stroke stroke = toolsStroke(tools);
         for (size_t i = 0; i < stroke.tools.size(); ++i)
             stroke.tools[i].poses = {pose(in.posesA[i]), pose(in.posesB[i])};
-        const Move move = checked([&] {
-            validateStroke(stroke, "sfSolve");
-            return moveToolMotion(stroke);
-        });
+        validateStroke(stroke, "sfSolve");
+        const Move move = moveToolMotion(stroke);
         SolverOptions options = solverOptions(in.method, in.tolerance);
         options.maxIterations = plannedAttempts(options, {&move, 1}); // as the CLI's
         const std::span<const glm::vec3> start(reinterpret_cast<const glm::vec3*>(in.positions), in.vertexCount);
         std::span<const float> mask;
         if (in.mask) {
             mask = {in.mask, in.vertexCount};
-            checked([&] { validateMask(mask, in.vertexCount, "SfSolveInfo.mask"); });
+            validateMask(mask, in.vertexCount, "SfSolveInfo.mask");
         }
         std::vector<glm::vec3> positions;
         if (backend == SF_BACKEND_CPU) {
-            positions = checked([&] { return solveOnCpu(move, start, mask, options).positions; });
+            positions = solveOnCpu(move, start, mask, options, in.cpuThreads).positions;
         } else {
             if (!context->solver) context->solver = std::make_unique<GpuSolver>(*context->context);
             positions = solveOnGpu(*context->solver, move, start, options, mask).positions;

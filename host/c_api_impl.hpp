@@ -17,20 +17,32 @@
 #include "sculptflow.h"
 #include "stroke.hpp"
 
+namespace sculptflow::capi {
+
+// A handle's (or thread's) last failure: its text, and the VkResult that caused
+// it (VK_SUCCESS when no Vulkan call did).
+struct LastError {
+    std::string text;
+    VkResult vkResult = VK_SUCCESS;
+};
+
+} // namespace sculptflow::capi
+
 struct SfContext_T {
     std::unique_ptr<sculptflow::Context> context;
     std::unique_ptr<sculptflow::GpuSolver> solver; // made by the first GPU sfSolve
     SfLogCallback logCallback = nullptr;
     void* logUserData = nullptr;
-    std::string lastError;
+    sculptflow::capi::LastError lastError;
 };
 
 struct SfLiveMove_T {
     SfContext context = nullptr;
     std::unique_ptr<sculptflow::LiveMove> live;
     size_t hands = 0;                                   // set by begin
+    double segmentTolerance = sculptflow::kDefaultSegmentTolerance; // continuous mode's, every update
     std::array<sculptflow::Pose, sculptflow::kMaxTools> poses{}; // update's, converted without allocating
-    std::string lastError;                              // capacity reserved: per-frame refusals allocate nothing
+    sculptflow::capi::LastError lastError; // text's capacity reserved: per-frame refusals allocate nothing
 };
 
 namespace sculptflow::capi {
@@ -42,31 +54,37 @@ public:
     SfResult code;
 };
 
-// Stores `text` as the handle's (or thread's) last error; never throws.
-inline SfResult fail(std::string& error, SfResult code, const char* text) noexcept {
+// Stores `text` (and the VkResult behind it) as the handle's (or thread's) last
+// error; never throws.
+inline SfResult fail(LastError& error, SfResult code, const char* text, VkResult vkResult = VK_SUCCESS) noexcept {
+    error.vkResult = vkResult;
     try {
-        error = text;
+        error.text = text;
     } catch (...) {
-        error.clear(); // no room for the text: the code still says what failed
+        error.text.clear(); // no room for the text: the code still says what failed
     }
     return code;
 }
 
 // The calling thread's last error, for calls made without a valid handle.
-std::string& threadError() noexcept;
+LastError& threadError() noexcept;
+
+// The C code for a library error's cause: the one mapping, so that the same cause
+// gets the same code at every entry point.
+SfResult resultFor(ErrorCode code) noexcept;
 
 // Runs `body` (returning SfResult) with every exception turned into a code:
-// CallError's own, `libraryCode` for a sculptflow::Error, OUT_OF_MEMORY, UNKNOWN.
+// CallError's own, a sculptflow::Error's by its cause, OUT_OF_HOST_MEMORY, UNKNOWN.
 template <typename Body>
-SfResult guarded(std::string& error, SfResult libraryCode, Body&& body) noexcept {
+SfResult guarded(LastError& error, Body&& body) noexcept {
     try {
         return body();
     } catch (const CallError& e) {
         return fail(error, e.code, e.what());
     } catch (const Error& e) {
-        return fail(error, libraryCode, e.what());
+        return fail(error, resultFor(e.code()), e.what(), VkResult(e.vkResult()));
     } catch (const std::bad_alloc&) {
-        return fail(error, SF_ERROR_OUT_OF_MEMORY, "out of host memory");
+        return fail(error, SF_ERROR_OUT_OF_HOST_MEMORY, "out of host memory");
     } catch (const std::exception& e) {
         return fail(error, SF_ERROR_UNKNOWN, e.what());
     } catch (...) {

@@ -2,10 +2,9 @@
 // SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
 #include "c_api_impl.hpp"
 
+#include <cmath>
 #include <cstddef>
-
-#include "impl_access.hpp"
-#include "live_move_impl.hpp"
+#include <vector>
 
 using namespace sculptflow;
 using namespace sculptflow::capi;
@@ -13,6 +12,15 @@ using namespace sculptflow::capi;
 namespace {
 
 VertexStream stream(const SfVertexStream& in) { return {in.buffer, in.offset, in.stride}; }
+
+MeshChunk meshChunk(const SfMeshChunk& in) {
+    MeshChunk out;
+    out.firstVertex = in.firstVertex;
+    out.vertexCount = in.vertexCount;
+    out.bounds.min = {in.boundsMin[0], in.boundsMin[1], in.boundsMin[2]};
+    out.bounds.max = {in.boundsMax[0], in.boundsMax[1], in.boundsMax[2]};
+    return out;
+}
 
 // 0.1.0's SfLiveMoveCreateInfo ended at `tolerance`; the buffer sizes came after.
 constexpr size_t kLiveMoveCreateInfoMinimumSize = offsetof(SfLiveMoveCreateInfo, positionsBufferSize);
@@ -37,7 +45,7 @@ SfResult refuse(SfLiveMove live, SfResult code, const char* text) noexcept {
 extern "C" {
 
 SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live) {
-    return guarded(context ? context->lastError : threadError(), SF_ERROR_INVALID_ARGUMENT, [&] {
+    return guarded(context ? context->lastError : threadError(), [&] {
         require(context != nullptr, "sfCreateLiveMove: context is NULL");
         require(live != nullptr, "sfCreateLiveMove: live (the output) is NULL");
         const SfLiveMoveCreateInfo in = readStruct(info, kLiveMoveCreateInfoMinimumSize, "SfLiveMoveCreateInfo");
@@ -45,16 +53,26 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         requireWithin(in.normals, in.vertexCount, in.normalsBufferSize, "normals");
         require(in.triangleCount == 0 || in.triangles, "SfLiveMoveCreateInfo.triangles is NULL with triangleCount " +
                                                            std::to_string(in.triangleCount));
+        require(in.chunkCount == 0 || in.chunks,
+                "SfLiveMoveCreateInfo.chunks is NULL with chunkCount " + std::to_string(in.chunkCount));
+        require(in.segmentTolerance == 0.0 || (std::isfinite(in.segmentTolerance) && in.segmentTolerance > 0.0),
+                "SfLiveMoveCreateInfo.segmentTolerance must be a finite number > 0 (0: the default), not " +
+                    std::to_string(in.segmentTolerance));
+        std::vector<MeshChunk> chunks;
+        chunks.reserve(in.chunkCount);
+        for (uint32_t i = 0; i < in.chunkCount; ++i) chunks.push_back(meshChunk(in.chunks[i]));
         RendererMesh mesh;
         mesh.vertexCount = in.vertexCount;
         mesh.positions = stream(in.positions);
         mesh.normals = stream(in.normals);
         mesh.triangles = {in.triangles, size_t(in.triangleCount) * 3};
+        mesh.chunks = chunks;
         LiveMoveOptions options;
         options.solver = solverOptions(in.method, in.tolerance);
         auto handle = std::make_unique<SfLiveMove_T>();
         handle->context = context;
-        handle->lastError.reserve(512);
+        if (in.segmentTolerance != 0.0) handle->segmentTolerance = in.segmentTolerance;
+        handle->lastError.text.reserve(512);
         handle->live = std::make_unique<LiveMove>(*context->context, mesh, options);
         *live = handle.release();
         return SF_SUCCESS;
@@ -64,14 +82,15 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
 void sfDestroyLiveMove(SfLiveMove live) { delete live; }
 
 const char* sfLiveMoveGetLastError(SfLiveMove live) {
-    return live ? live->lastError.c_str() : threadError().c_str();
+    return live ? live->lastError.text.c_str() : threadError().text.c_str();
 }
+
+VkResult sfLiveMoveGetLastVkResult(SfLiveMove live) { return live ? live->lastError.vkResult : threadError().vkResult; }
 
 SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* posesA, SfMoveMode mode) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveBegin: live is NULL");
-    // LiveMove::begin throws for bad tools, and for a move not yet over.
-    const bool idle = implOf(*live->live).state_ == LiveMove::Impl::State::Idle;
-    return guarded(live->lastError, idle ? SF_ERROR_INVALID_ARGUMENT : SF_ERROR_INVALID_STATE, [&] {
+    // LiveMove::begin's errors say their cause: bad tools, a move not yet over, memory.
+    return guarded(live->lastError, [&] {
         const SfTools in = readStruct(tools, sizeof(SfTools), "SfTools");
         require(posesA != nullptr, "sfLiveMoveBegin: posesA is NULL");
         const uint32_t rawMode = rawValue(mode);
@@ -93,7 +112,7 @@ SfResult sfLiveMoveUpdate(SfLiveMove live, const SfPose* posesB) {
         return refuse(live, SF_ERROR_INVALID_STATE, "sfLiveMoveUpdate: no move is open; begin first");
     if (!posesB) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveUpdate: posesB is NULL");
     for (size_t i = 0; i < live->hands; ++i) live->poses[i] = pose(posesB[i]);
-    if (!live->live->update({live->poses.data(), live->hands}))
+    if (!live->live->update({live->poses.data(), live->hands}, live->segmentTolerance))
         return refuse(live, SF_ERROR_INVALID_ARGUMENT, live->live->lastError().c_str());
     return SF_SUCCESS;
 }
@@ -109,7 +128,7 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     RecordSync recordSync;
     if (sync) {
         SfRecordSync in{};
-        const SfResult read = guarded(live->lastError, SF_ERROR_INVALID_ARGUMENT, [&] {
+        const SfResult read = guarded(live->lastError, [&] {
             in = readStruct(sync, sizeof(SfRecordSync), "SfRecordSync");
             return SF_SUCCESS;
         });
@@ -137,7 +156,7 @@ SfResult sfLiveMoveSubmitted(SfLiveMove live, uint64_t ticket) {
 
 SfResult sfLiveMoveCommit(SfLiveMove live) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveCommit: live is NULL");
-    return guarded(live->lastError, SF_ERROR_INVALID_STATE, [&] {
+    return guarded(live->lastError, [&] {
         live->live->commit();
         return SF_SUCCESS;
     });
@@ -145,12 +164,58 @@ SfResult sfLiveMoveCommit(SfLiveMove live) {
 
 SfResult sfLiveMoveCancel(SfLiveMove live) {
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveCancel: live is NULL");
-    return guarded(live->lastError, SF_ERROR_INVALID_STATE, [&] {
+    return guarded(live->lastError, [&] {
         live->live->cancel();
         return SF_SUCCESS;
     });
 }
 
 SfBool32 sfLiveMoveIsMoving(SfLiveMove live) { return live && live->live->moving() ? 1u : 0u; }
+
+uint32_t sfLiveMoveGetChunkCount(SfLiveMove live) { return live ? uint32_t(live->live->chunkCount()) : 0u; }
+
+SfResult sfLiveMoveGetChunkBounds(SfLiveMove live, uint32_t chunk, float boundsMin[3], float boundsMax[3]) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveGetChunkBounds: live is NULL");
+    return guarded(live->lastError, [&] {
+        require(boundsMin && boundsMax, "sfLiveMoveGetChunkBounds: boundsMin and boundsMax must both be given");
+        require(chunk < live->live->chunkCount(), "sfLiveMoveGetChunkBounds: chunk " + std::to_string(chunk) + " of " +
+                                                      std::to_string(live->live->chunkCount()));
+        const Bounds& bounds = live->live->chunkBounds(chunk);
+        for (int axis = 0; axis < 3; ++axis) {
+            boundsMin[axis] = bounds.min[axis];
+            boundsMax[axis] = bounds.max[axis];
+        }
+        return SF_SUCCESS;
+    });
+}
+
+SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float boundsMin[3], const float boundsMax[3]) {
+    if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveSetChunkBounds: live is NULL");
+    return guarded(live->lastError, [&] {
+        require(boundsMin && boundsMax, "sfLiveMoveSetChunkBounds: boundsMin and boundsMax must both be given");
+        live->live->setChunkBounds(
+            chunk, Bounds{{boundsMin[0], boundsMin[1], boundsMin[2]}, {boundsMax[0], boundsMax[1], boundsMax[2]}});
+        return SF_SUCCESS;
+    });
+}
+
+SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32_t* created) {
+    return guarded(context ? context->lastError : threadError(), [&] {
+        require(context != nullptr, "sfPrewarmLiveMoves: context is NULL");
+        const SfPrewarmInfo in = readStruct(info, sizeof(SfPrewarmInfo), "SfPrewarmInfo");
+        require(in.toolSetCount == 0 || in.toolSets,
+                "SfPrewarmInfo.toolSets is NULL with toolSetCount " + std::to_string(in.toolSetCount));
+        std::vector<Stroke> toolSets;
+        for (uint32_t i = 0; i < in.toolSetCount; ++i) {
+            const std::string name = "SfPrewarmInfo.toolSets[" + std::to_string(i) + "]";
+            toolSets.push_back(toolsStroke(readStruct(&in.toolSets[i], sizeof(SfTools), name.c_str())));
+        }
+        LiveMoveOptions options;
+        options.solver = solverOptions(in.method, in.tolerance); // as sfCreateLiveMove's: the same pipelines
+        const uint32_t built = prewarmLiveMoves(*context->context, toolSets, options);
+        if (created) *created = built;
+        return SF_SUCCESS;
+    });
+}
 
 } // extern "C"

@@ -46,10 +46,10 @@ VkPhysicalDevice chooseDevice(const VulkanFunctions& vk, const std::vector<VkPhy
             usable.push_back(devices[i]);
     }
     if (usable.empty()) {
-        throw Error(selector.empty()
-                        ? "no Vulkan 1.2 device with a compute queue; devices:" + available
-                        : "no Vulkan 1.2 compute device matches SCULPTFLOW_DEVICE='" + selector +
-                              "'; devices:" + available);
+        throw Error(ErrorCode::InitializationFailed,
+                    selector.empty() ? "no Vulkan 1.2 device with a compute queue; devices:" + available
+                                     : "no Vulkan 1.2 compute device matches SCULPTFLOW_DEVICE='" + selector +
+                                           "'; devices:" + available);
     }
     return *std::min_element(usable.begin(), usable.end(), [&](VkPhysicalDevice a, VkPhysicalDevice b) {
         VkPhysicalDeviceProperties pa, pb;
@@ -195,8 +195,8 @@ void createHeadless(Context::Impl& impl, const ContextOptions& options) {
     const VulkanFunctions& vk = impl.vk;
     const bool validation = options.validation || envFlag("SCULPTFLOW_VALIDATION");
     if (validation && !hasInstanceLayer(vk, kValidationLayer))
-        throw Error(std::string("validation requested but ") + kValidationLayer +
-                    " is not installed (Debian: vulkan-validationlayers)");
+        throw Error(ErrorCode::InitializationFailed, std::string("validation requested but ") + kValidationLayer +
+                                                         " is not installed (Debian: vulkan-validationlayers)");
     const bool debugUtils = validation || (!options.hooks.objectNamePrefix.empty() &&
                                            hasInstanceExtension(vk, nullptr, VK_EXT_DEBUG_UTILS_EXTENSION_NAME));
     impl.allocator = options.hooks.allocationCallbacks; // instance creation uses them already
@@ -219,8 +219,10 @@ void createHeadless(Context::Impl& impl, const ContextOptions& options) {
     }
     VkResult created = vk.vkCreateInstance(&info, impl.allocator, &impl.instance);
     if (created == VK_ERROR_INCOMPATIBLE_DRIVER)
-        throw Error("no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); "
-                    "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)");
+        throw Error(ErrorCode::InitializationFailed,
+                    "no Vulkan driver found (vkCreateInstance: VK_ERROR_INCOMPATIBLE_DRIVER); "
+                    "install a GPU driver or Mesa's lavapipe (mesa-vulkan-drivers)",
+                    VK_ERROR_INCOMPATIBLE_DRIVER);
     SF_VK_CHECK(created);
     loadInstanceFunctions(impl.vk, impl.instance);
     takeHooks(impl, options.hooks, debugUtils);
@@ -260,8 +262,8 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
     if (!adopted.instance || !adopted.physicalDevice || !adopted.device || !adopted.queue)
         throw Error("adopting a device: instance, physicalDevice, device and queue must all be given");
     if (adopted.apiVersion < VK_API_VERSION_1_2)
-        throw Error("adopting a device: the instance's API version is " + versionText(adopted.apiVersion) +
-                    "; sculptflow needs Vulkan 1.2");
+        throw Error(ErrorCode::Unsupported, "adopting a device: the instance's API version is " +
+                                                versionText(adopted.apiVersion) + "; sculptflow needs Vulkan 1.2");
     impl.adopted = true;
     impl.instance = adopted.instance;
     impl.physicalDevice = adopted.physicalDevice;
@@ -272,11 +274,12 @@ void adopt(Context::Impl& impl, const AdoptedDevice& adopted) {
     takeHooks(impl, adopted.hooks, true); // the loader returns no name function where the renderer did not enable it
     loadProperties(impl);
     if (!(impl.queueFlags & VK_QUEUE_COMPUTE_BIT))
-        throw Error("adopting a device: queue family " + std::to_string(impl.queueFamily) + " of " +
-                    impl.properties.deviceName + " has no compute support");
+        throw Error(ErrorCode::Unsupported, "adopting a device: queue family " + std::to_string(impl.queueFamily) +
+                                                " of " + impl.properties.deviceName + " has no compute support");
     if (impl.properties.apiVersion < VK_API_VERSION_1_2)
-        throw Error(std::string("adopting a device: ") + impl.properties.deviceName + " supports Vulkan " +
-                    versionText(impl.properties.apiVersion) + "; sculptflow needs 1.2");
+        throw Error(ErrorCode::Unsupported, std::string("adopting a device: ") + impl.properties.deviceName +
+                                                " supports Vulkan " + versionText(impl.properties.apiVersion) +
+                                                "; sculptflow needs 1.2");
     loadDeviceFunctions(impl.vk, impl.device, adopted.loader.getDeviceProcAddr, adopted.synchronization2);
     impl.synchronization2 = adopted.synchronization2;
     impl.placement = resolvePlacement(impl, adopted.hooks.bufferPlacement);
@@ -377,7 +380,7 @@ void Context::throwOnValidationMessages() {
     if (messages.empty()) return;
     std::string text = "Vulkan validation reported " + std::to_string(messages.size()) + " message(s):";
     for (const std::string& m : messages) text += "\n  " + m;
-    throw Error(text);
+    throw Error(ErrorCode::Validation, text);
 }
 
 uint32_t Context::Impl::memoryType(uint32_t typeBits, VkMemoryPropertyFlags required,
@@ -389,7 +392,7 @@ uint32_t Context::Impl::memoryType(uint32_t typeBits, VkMemoryPropertyFlags requ
         if ((flags & preferred) == preferred) return i;
         if (!fallback) fallback = i;
     }
-    if (!fallback) throw Error("no Vulkan memory type with the required properties");
+    if (!fallback) throw Error(ErrorCode::Unsupported, "no Vulkan memory type with the required properties");
     return *fallback;
 }
 
@@ -397,9 +400,10 @@ void Context::Impl::reserveMemory(uint64_t bytes, const char* what) {
     uint64_t before = allocated.fetch_add(bytes);
     if (memoryBudget != 0 && before + bytes > memoryBudget) {
         allocated -= bytes;
-        throw Error(std::string("GPU memory budget exceeded allocating ") + what + ": " + std::to_string(bytes) +
-                    " bytes requested, " + std::to_string(before) + " in use, budget " +
-                    std::to_string(memoryBudget));
+        throw Error(ErrorCode::OutOfDeviceMemory, std::string("GPU memory budget exceeded allocating ") + what + ": " +
+                                                      std::to_string(bytes) + " bytes requested, " +
+                                                      std::to_string(before) + " in use, budget " +
+                                                      std::to_string(memoryBudget));
     }
 }
 
@@ -433,10 +437,11 @@ void Context::Impl::checkHeap(uint32_t type, uint64_t bytes, const char* what, u
     const uint32_t heap = memory.memoryTypes[type].heapIndex;
     const uint64_t available = heapAvailable(heap, counted);
     if (bytes <= available) return;
-    throw Error(std::string("not enough GPU memory for ") + what + ": " + std::to_string(bytes) + " bytes needed, " +
-                std::to_string(available) + " available in memory heap " + std::to_string(heap) + " (" +
-                std::to_string(memory.memoryHeaps[heap].size) + " bytes" +
-                (memoryBudgetQuery ? ", VK_EXT_memory_budget)" : ")"));
+    throw Error(ErrorCode::OutOfDeviceMemory,
+                std::string("not enough GPU memory for ") + what + ": " + std::to_string(bytes) + " bytes needed, " +
+                    std::to_string(available) + " available in memory heap " + std::to_string(heap) + " (" +
+                    std::to_string(memory.memoryHeaps[heap].size) + " bytes" +
+                    (memoryBudgetQuery ? ", VK_EXT_memory_budget)" : ")"));
 }
 
 void Context::Impl::setObjectName(VkObjectType type, uint64_t handle, const char* text) const {

@@ -28,10 +28,11 @@ void checkDeformShader(std::span<const uint32_t> spirv, const std::string& shade
     checkShaderBindings(spirv, kDeformBindings, shader);
     const std::optional<uint32_t> version = specializationDefault(spirv, kDeformInterfaceVersionId);
     if (version == kDeformInterfaceVersion) return;
-    throw Error(shader + " is for another version of sculptflow: it declares " +
-                (version ? "interface version " + std::to_string(*version) : std::string("no interfaceVersion")) +
-                ", and this library needs " + std::to_string(kDeformInterfaceVersion) +
-                ". Export the shaders again (`sculptflow shaders export DIR`) and carry your edits over.");
+    throw Error(ErrorCode::ShaderCompile,
+                shader + " is for another version of sculptflow: it declares " +
+                    (version ? "interface version " + std::to_string(*version) : std::string("no interfaceVersion")) +
+                    ", and this library needs " + std::to_string(kDeformInterfaceVersion) +
+                    ". Export the shaders again (`sculptflow shaders export DIR`) and carry your edits over.");
 }
 
 std::array<VkDescriptorPoolSize, 2> deformPoolSizes(uint32_t sets, uint32_t otherStorage) {

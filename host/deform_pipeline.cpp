@@ -76,8 +76,8 @@ VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
 
 VkPipeline DeformPipelines::built(const DeformVariant& variant) const {
     if (auto found = pipelines_.find(variant); found != pipelines_.end()) return found->second;
-    throw Error("deform pipeline for pass " + std::to_string(variant.pass) +
-                " was not built before recording (buildDeformPipelines)");
+    throw Error(ErrorCode::InvalidState, "deform pipeline for pass " + std::to_string(variant.pass) +
+                                             " was not built before recording (buildDeformPipelines)");
 }
 
 void DeformPipelines::replaceShader(const DeformShader& shader, Retired* retired) {

@@ -34,9 +34,10 @@ size_t checkMeshFits(Context& context, size_t vertices, bool masked) {
     const uint64_t needed = perVertex * vertices;
     const uint64_t available = context.deviceHeapAvailable();
     if (needed > available)
-        throw Error("a mesh of " + std::to_string(vertices) + " vertices needs " + std::to_string(needed) +
-                    " bytes of GPU memory (" + std::to_string(perVertex) + " a vertex), but the device-local heap has " +
-                    std::to_string(available) + " bytes available");
+        throw Error(ErrorCode::OutOfDeviceMemory,
+                    "a mesh of " + std::to_string(vertices) + " vertices needs " + std::to_string(needed) +
+                        " bytes of GPU memory (" + std::to_string(perVertex) +
+                        " a vertex), but the device-local heap has " + std::to_string(available) + " bytes available");
     return vertices;
 }
 

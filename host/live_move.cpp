@@ -240,9 +240,11 @@ void LiveMove::Impl::release() {
 }
 
 void LiveMove::Impl::begin(const Stroke& tools, std::span<const Pose> posesA, MoveMode mode) {
-    if (state_ == State::Moving) throw Error("begin: a move is open; commit() or cancel() it first");
+    if (state_ == State::Moving)
+        throw Error(ErrorCode::InvalidState, "begin: a move is open; commit() or cancel() it first");
     if (state_ != State::Idle)
-        throw Error("begin: the previous move's last frame is not submitted yet; record() it and pass its ticket "
+        throw Error(ErrorCode::InvalidState,
+                    "begin: the previous move's last frame is not submitted yet; record() it and pass its ticket "
                     "to submitted()");
     Move probe = stillMove(tools, posesA, "begin");
     const kernel::Kernel kernel = makeKernel(probe, options_.solver);
@@ -303,13 +305,13 @@ bool LiveMove::Impl::update(std::span<const Pose> posesB, double segmentToleranc
 }
 
 void LiveMove::Impl::commit() {
-    if (state_ != State::Moving) throw Error("commit: no move is open");
+    if (state_ != State::Moving) throw Error(ErrorCode::InvalidState, "commit: no move is open");
     state_ = State::Committing; // a solve not yet submitted is still recorded: it is the committed shape
     settle();
 }
 
 void LiveMove::Impl::cancel() {
-    if (state_ != State::Moving) throw Error("cancel: no move is open");
+    if (state_ != State::Moving) throw Error(ErrorCode::InvalidState, "cancel: no move is open");
     state_ = State::Cancelling; // the chunks written by submitted frames go back
     settle();
 }

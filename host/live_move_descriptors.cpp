@@ -101,7 +101,7 @@ void LiveMove::Impl::createDescriptors(const RendererMesh& mesh) {
         for (const Span& span : spans_)
             if (span.buffer == stream.buffer && span.begin <= stream.offset && stream.offset < span.end)
                 return uint32_t((span.snapshotOffset + stream.offset - span.begin) / 4);
-        throw Error("internal: a stream outside the snapshot's spans");
+        throw Error(ErrorCode::InvalidState, "internal: a stream outside the snapshot's spans");
     };
     VkDescriptorBufferInfo restoreBuffers[2];
     uint32_t restoreNormalOffset = 0;

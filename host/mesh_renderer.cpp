@@ -176,7 +176,8 @@ MeshRenderer::MeshRenderer(Context& context) : context_(context) {
     VkDevice device = context.device();
     try {
         if (!(context.queueFlags() & VK_QUEUE_GRAPHICS_BIT))
-            throw Error("render: the queue of " + context.deviceName() + " has no graphics support");
+            throw Error(ErrorCode::Unsupported,
+                        "render: the queue of " + context.deviceName() + " has no graphics support");
         depthFormat_ = chooseDepthFormat(context);
         vertexShader_ = createShaderModule(context, k_mesh_vert_spirv);
         fragmentShader_ = createShaderModule(context, k_mesh_frag_spirv);

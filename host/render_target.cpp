@@ -25,7 +25,7 @@ VkFormat chooseDepthFormat(const Context& context) {
         ctx.vk.vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice, format, &properties);
         if (properties.optimalTilingFeatures & VK_FORMAT_FEATURE_DEPTH_STENCIL_ATTACHMENT_BIT) return format;
     }
-    throw Error("render: the device has no depth attachment format");
+    throw Error(ErrorCode::Unsupported, "render: the device has no depth attachment format");
 }
 
 VkRenderPass createMeshRenderPass(const Context& context, VkFormat depthFormat) {

@@ -97,7 +97,7 @@ void initializeGlslang() {
 } // namespace
 
 ShaderCompileError::ShaderCompileError(std::vector<ShaderDiagnostic> diagnostics)
-    : Error(describe(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+    : Error(ErrorCode::ShaderCompile, describe(diagnostics)), diagnostics_(std::move(diagnostics)) {}
 
 ShaderFileReader shaderFilesOnDisk() {
     return [](const std::filesystem::path& path) -> std::optional<std::string> {

@@ -40,11 +40,33 @@ std::string_view vkResultName(VkResult result) {
     }
 }
 
+ErrorCode vkErrorCode(VkResult result) {
+    switch (result) {
+    case VK_ERROR_OUT_OF_HOST_MEMORY: return ErrorCode::OutOfHostMemory;
+    // Pool and fragmentation failures are device memory the library could not have.
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY:
+    case VK_ERROR_OUT_OF_POOL_MEMORY:
+    case VK_ERROR_FRAGMENTED_POOL:
+    case VK_ERROR_FRAGMENTATION:
+    case VK_ERROR_TOO_MANY_OBJECTS: return ErrorCode::OutOfDeviceMemory;
+    case VK_ERROR_DEVICE_LOST: return ErrorCode::DeviceLost;
+    case VK_ERROR_INITIALIZATION_FAILED:
+    case VK_ERROR_INCOMPATIBLE_DRIVER:
+    case VK_ERROR_LAYER_NOT_PRESENT: return ErrorCode::InitializationFailed;
+    case VK_ERROR_EXTENSION_NOT_PRESENT:
+    case VK_ERROR_FEATURE_NOT_PRESENT:
+    case VK_ERROR_FORMAT_NOT_SUPPORTED: return ErrorCode::Unsupported;
+    case VK_ERROR_VALIDATION_FAILED_EXT: return ErrorCode::Validation;
+    default: return ErrorCode::Vulkan;
+    }
+}
+
 void vkCheck(VkResult result, std::string_view call) {
     if (result == VK_SUCCESS) return;
     std::string name(call.substr(0, call.find('(')));
-    throw Error(name + " failed: " + std::string(vkResultName(result)) + " (" +
-                std::to_string(int(result)) + ")");
+    throw Error(vkErrorCode(result),
+                name + " failed: " + std::string(vkResultName(result)) + " (" + std::to_string(int(result)) + ")",
+                int32_t(result));
 }
 
 } // namespace sculptflow

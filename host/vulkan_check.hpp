@@ -3,13 +3,18 @@
 
 #include <string_view>
 
+#include "error.hpp"
 #include "vulkan_functions.hpp"
 
 namespace sculptflow {
 
 std::string_view vkResultName(VkResult result);
 
-// Throws sculptflow::Error("<call> failed: VK_...") unless result is VK_SUCCESS.
+// The cause a failed VkResult stands for (ErrorCode::Vulkan for the rest).
+ErrorCode vkErrorCode(VkResult result);
+
+// Throws sculptflow::Error("<call> failed: VK_...") unless result is VK_SUCCESS,
+// with vkErrorCode(result) and the result itself.
 void vkCheck(VkResult result, std::string_view call);
 
 } // namespace sculptflow

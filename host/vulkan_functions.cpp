@@ -15,8 +15,9 @@ namespace {
 template <typename Function>
 void require(Function& slot, PFN_vkVoidFunction address, const char* name) {
     if (!address)
-        throw Error(std::string("the Vulkan entry point did not return ") + name +
-                    " (is vkGetInstanceProcAddr the loader's, or a working dispatch's?)");
+        throw Error(ErrorCode::InitializationFailed,
+                    std::string("the Vulkan entry point did not return ") + name +
+                        " (is vkGetInstanceProcAddr the loader's, or a working dispatch's?)");
     slot = reinterpret_cast<Function>(address);
 }
 
@@ -44,18 +45,19 @@ LoaderLibrary::LoaderLibrary(const char* name) {
         }
         getInstanceProcAddr_ = reinterpret_cast<PFN_vkGetInstanceProcAddr>(library->symbol("vkGetInstanceProcAddr"));
         if (!getInstanceProcAddr_)
-            throw Error(std::string("the Vulkan loader ") + candidate + " has no vkGetInstanceProcAddr");
+            throw Error(ErrorCode::InitializationFailed,
+                        std::string("the Vulkan loader ") + candidate + " has no vkGetInstanceProcAddr");
         library_ = std::move(library);
         return;
     }
-    throw Error("cannot open the Vulkan loader " + failures +
-                " (Debian: libvulkan1 and a driver, such as mesa-vulkan-drivers)");
+    throw Error(ErrorCode::InitializationFailed, "cannot open the Vulkan loader " + failures +
+                                                     " (Debian: libvulkan1 and a driver, such as mesa-vulkan-drivers)");
 }
 
 LoaderLibrary::~LoaderLibrary() = default;
 
 void loadGlobalFunctions(VulkanFunctions& vk, PFN_vkGetInstanceProcAddr getInstanceProcAddr) {
-    if (!getInstanceProcAddr) throw Error("vkGetInstanceProcAddr is null");
+    if (!getInstanceProcAddr) throw Error(ErrorCode::InitializationFailed, "vkGetInstanceProcAddr is null");
     vk.vkGetInstanceProcAddr = getInstanceProcAddr;
 #define SF_VK_LOAD(name) require(vk.name, getInstanceProcAddr(VK_NULL_HANDLE, #name), #name);
     SF_VK_GLOBAL_FUNCTIONS(SF_VK_LOAD)
@@ -63,7 +65,7 @@ void loadGlobalFunctions(VulkanFunctions& vk, PFN_vkGetInstanceProcAddr getInsta
 }
 
 void loadInstanceFunctions(VulkanFunctions& vk, VkInstance instance) {
-    if (!vk.vkGetInstanceProcAddr) throw Error("vkGetInstanceProcAddr is null");
+    if (!vk.vkGetInstanceProcAddr) throw Error(ErrorCode::InitializationFailed, "vkGetInstanceProcAddr is null");
 #define SF_VK_LOAD(name) require(vk.name, vk.vkGetInstanceProcAddr(instance, #name), #name);
     SF_VK_INSTANCE_FUNCTIONS(SF_VK_LOAD)
 #undef SF_VK_LOAD
@@ -75,7 +77,7 @@ void loadInstanceFunctions(VulkanFunctions& vk, VkInstance instance) {
 void loadDeviceFunctions(VulkanFunctions& vk, VkDevice device, PFN_vkGetDeviceProcAddr getDeviceProcAddr,
                          bool synchronization2) {
     PFN_vkGetDeviceProcAddr load = getDeviceProcAddr ? getDeviceProcAddr : vk.vkGetDeviceProcAddr;
-    if (!load) throw Error("vkGetDeviceProcAddr is null");
+    if (!load) throw Error(ErrorCode::InitializationFailed, "vkGetDeviceProcAddr is null");
 #define SF_VK_LOAD(name) require(vk.name, load(device, #name), #name);
     SF_VK_DEVICE_FUNCTIONS(SF_VK_LOAD)
 #undef SF_VK_LOAD

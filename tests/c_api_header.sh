@@ -71,14 +71,16 @@ uint32_t initStructs(void) {
     SfLiveMoveCreateInfo live;
     SfRecordSync sync;
     SfRecordReport report;
+    SfPrewarmInfo prewarm;
     SF_INIT_STRUCT(&context);
     SF_INIT_STRUCT(&tools);
     SF_INIT_STRUCT(&solve);
     SF_INIT_STRUCT(&live);
     SF_INIT_STRUCT(&sync);
     SF_INIT_STRUCT(&report);
+    SF_INIT_STRUCT(&prewarm);
     return context.structSize + tools.structSize + solve.structSize + live.structSize + sync.structSize +
-           report.structSize;
+           report.structSize + prewarm.structSize;
 }
 C
 

@@ -212,6 +212,7 @@ TEST(CApi, InitStructZeroesAndSetsTheSize) {
     expectInitialised<SfLiveMoveCreateInfo>();
     expectInitialised<SfRecordSync>();
     expectInitialised<SfRecordReport>();
+    expectInitialised<SfPrewarmInfo>();
     // What it makes is what a call reads: a refused context (no valid adoption)
     // is refused for its handles, not its size.
     SfContextCreateInfo info;

@@ -3,8 +3,30 @@
  *
  * Opaque handles, create-info structs whose first member is their size, and a
  * result code from every call that can fail: SF_SUCCESS (0) or a negative
- * SfResult, with the failure's text from sfGetLastError / sfLiveMoveGetLastError.
+ * SfResult, with the failure's text from sfGetLastError / sfLiveMoveGetLastError
+ * and the VkResult that caused it from sfGetLastVkResult / sfLiveMoveGetLastVkResult.
  * No call aborts, and a failed call writes nothing to its outputs.
+ *
+ * Result codes name the cause, the same at every call that can meet it: a bad
+ * value is SF_ERROR_INVALID_ARGUMENT wherever it is found; host memory running
+ * out (std::bad_alloc, or VK_ERROR_OUT_OF_HOST_MEMORY from allocationCallbacks or
+ * the driver) SF_ERROR_OUT_OF_HOST_MEMORY; device memory (the driver's, or the
+ * heap's room checked before allocating) SF_ERROR_OUT_OF_DEVICE_MEMORY; a lost
+ * device SF_ERROR_DEVICE_LOST. Which calls can meet which:
+ *   sfCreateContext:  all but INVALID_STATE and DEVICE_LOST;
+ *   sfSolve:          INVALID_ARGUMENT, INVALID_STRUCT_SIZE, OUT_OF_HOST_MEMORY;
+ *                     with SF_BACKEND_GPU also OUT_OF_DEVICE_MEMORY, DEVICE_LOST,
+ *                     DEVICE, INITIALIZATION_FAILED (a memory type the device lacks);
+ *   sfCreateLiveMove, sfPrewarmLiveMoves, sfLiveMoveBegin (the last two build
+ *                     pipelines): INVALID_ARGUMENT, INVALID_STRUCT_SIZE,
+ *                     OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY, DEVICE,
+ *                     INITIALIZATION_FAILED; sfLiveMoveBegin also INVALID_STATE;
+ *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds: INVALID_ARGUMENT;
+ *   sfLiveMoveUpdate, sfLiveMoveRecord, sfLiveMoveSubmitted, sfLiveMoveCommit,
+ *   sfLiveMoveCancel: INVALID_ARGUMENT, INVALID_STRUCT_SIZE, INVALID_STATE (they
+ *                     allocate nothing and call no fallible Vulkan command; a lost
+ *                     device shows at the renderer's own vkQueueSubmit).
+ * SF_ERROR_UNKNOWN is a bug: please report it with its text.
  *
  * Units: positions in voxels; tool radii, poses and the symmetry origin in world
  * units, converted with SfTools::voxelSize (as the C++ API).
@@ -19,13 +41,21 @@
  * structSize: sizeof the struct in the headers a caller compiles with. The
  * library accepts any size from the struct's first version on: fields past a
  * smaller structSize take their defaults (zero), and bytes past the library's own
- * struct must be zero (SF_ERROR_INVALID_STRUCT_SIZE otherwise). Minimum sizes:
- *   SfContextCreateInfo, SfTools, SfSolveInfo, SfRecordSync, SfRecordReport:
- *     their sizeof in 0.1.0 (no field added since);
+ * struct must be zero (SF_ERROR_INVALID_STRUCT_SIZE otherwise). New fields go at
+ * the end of a struct (not into chained extension structs: each addition so far
+ * is a value or two that every caller may leave zero, and one flat struct keeps
+ * a C# or Rust binding a single declaration). Minimum sizes (the first version's):
+ *   SfContextCreateInfo, SfTools, SfRecordSync, SfRecordReport: their sizeof in
+ *     0.1.0 (no field added since);
+ *   SfSolveInfo: up to and including `tolerance`, as in 0.1.0
+ *     (offsetof(SfSolveInfo, cpuThreads));
  *   SfLiveMoveCreateInfo: up to and including `tolerance`, as in 0.1.0
- *     (offsetof(SfLiveMoveCreateInfo, positionsBufferSize)).
- * SfTool, SfPose and SfVertexStream are array or member elements without a size:
- * their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
+ *     (offsetof(SfLiveMoveCreateInfo, positionsBufferSize));
+ *   SfPrewarmInfo: its sizeof (it came after 0.1.0).
+ * The fields added since 0.1.0 are marked "Added after 0.1.0"; a structSize that
+ * ends before any of them leaves them zero, their default.
+ * SfTool, SfPose, SfVertexStream and SfMeshChunk are array or member elements
+ * without a size: their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
  *
  * Threads (as the C++ Context and LiveMove; "externally synchronized" as in
  * Vulkan's spec: the caller makes sure no two threads are in such calls at once):
@@ -43,9 +73,9 @@
  *    The per-frame calls submit nothing: sfLiveMoveRecord records into the
  *    caller's command buffer (its pool externally synchronized, as Vulkan's), and
  *    the renderer submits it.
- *  - sfSolve with SF_BACKEND_CPU starts up to one std::thread a core (at most one
- *    per 256 vertices; none under 512 vertices) and joins them all before it
- *    returns; no callback runs on them.
+ *  - sfSolve with SF_BACKEND_CPU starts up to one std::thread a core, or up to
+ *    SfSolveInfo::cpuThreads (at most one per 256 vertices; none under 512
+ *    vertices), and joins them all before it returns; no callback runs on them.
  *  - SfLogCallback runs on the thread of the call that logs (a layer's messages
  *    are queued under a lock and reach it from the library's calls).
  *
@@ -54,11 +84,14 @@
  *    moves' creation) or sfDestroyContext. sfGetLastError(NULL): the calling
  *    thread's, until its next failing handle-less call or the thread's end.
  *    sfLiveMoveGetLastError(live): until the next call on `live` or its destroy.
+ *    sfGetLastVkResult and sfLiveMoveGetLastVkResult are kept with the text and
+ *    replaced with it: each failure sets both.
  *  - sfGetDeviceName(context): until sfDestroyContext(context); "" for NULL is static.
  *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, triangles,
- *    tools, poses) are read during the call only; Vulkan handles and
- *    allocationCallbacks given to sfCreateContext must outlive the context, the
- *    buffers given to sfCreateLiveMove the live move (and its frames in flight).
+ *    chunks, tools, toolSets, poses, bounds) are read during the call only;
+ *    Vulkan handles and allocationCallbacks given to sfCreateContext must
+ *    outlive the context, the buffers given to sfCreateLiveMove the live move
+ *    (and its frames in flight).
  *  - Destroy every SfLiveMove before its SfContext, each once its frames are
  *    complete. */
 #ifndef SCULPTFLOW_H_
@@ -81,7 +114,7 @@ extern "C" {
 
 /* Zeroes the struct `pointer` points at and sets its structSize: the one idiom
  * for every size-versioned struct (SfContextCreateInfo, SfTools, SfSolveInfo,
- * SfLiveMoveCreateInfo, SfRecordSync, SfRecordReport):
+ * SfLiveMoveCreateInfo, SfRecordSync, SfRecordReport, SfPrewarmInfo):
  *     SfContextCreateInfo info;
  *     SF_INIT_STRUCT(&info);
  * `pointer` is evaluated more than once. */
@@ -94,9 +127,13 @@ typedef enum SfResult {
     SF_ERROR_INVALID_STRUCT_SIZE = -2,   /* structSize too small, or larger with bytes this library does not know set */
     SF_ERROR_INVALID_STATE = -3,         /* out of order: begin while moving, update before begin, a stale ticket */
     SF_ERROR_INITIALIZATION_FAILED = -4, /* no loader, no Vulkan 1.2 compute device, a device that cannot be adopted */
-    SF_ERROR_OUT_OF_MEMORY = -5,         /* host memory ran out */
-    SF_ERROR_DEVICE = -6,                /* the GPU solve failed: a Vulkan call, device memory, a validation message */
+    SF_ERROR_OUT_OF_HOST_MEMORY = -5,    /* host memory ran out (the allocator, allocationCallbacks, the driver's) */
+    SF_ERROR_OUT_OF_MEMORY = SF_ERROR_OUT_OF_HOST_MEMORY, /* its name in 0.1.0 */
+    SF_ERROR_DEVICE = -6, /* another Vulkan failure (sfGetLastVkResult says which), a validation message */
     SF_ERROR_UNKNOWN = -7,
+    /* Added after 0.1.0: */
+    SF_ERROR_OUT_OF_DEVICE_MEMORY = -8, /* device memory ran out, or would have (checked before allocating) */
+    SF_ERROR_DEVICE_LOST = -9,          /* VK_ERROR_DEVICE_LOST: destroy the context's objects and the context */
     SF_RESULT_MAX_ENUM = 0x7FFFFFFF /* keeps every enum 32 bits, as Vulkan's */
 } SfResult;
 
@@ -157,6 +194,11 @@ SCULPTFLOW_API void sfDestroyContext(SfContext context);
  * thread's last failure of a call that had no valid handle (a failed
  * sfCreateContext, sfSolve without a context). Valid until the next call on it. */
 SCULPTFLOW_API const char* sfGetLastError(SfContext context);
+/* The VkResult behind the last failed call on `context` (as sfGetLastError: NULL
+ * for the calling thread's, same lifetime and threads): VK_SUCCESS when that
+ * failure came from no Vulkan call (a bad argument) or there was none. A plain
+ * value, so reading it is as safe as reading the text. */
+SCULPTFLOW_API VkResult sfGetLastVkResult(SfContext context);
 /* The device's name ("" for NULL). */
 SCULPTFLOW_API const char* sfGetDeviceName(SfContext context);
 
@@ -244,6 +286,8 @@ typedef struct SfSolveInfo {
     const float* mask;      /* NULL, or vertexCount values in [0, 1] */
     SfMethod method;
     double tolerance; /* voxels over the move; 0: 0.1. The attempt budget is planned from it */
+    /* Added after 0.1.0: */
+    uint32_t cpuThreads; /* SF_BACKEND_CPU: at most this many threads; 0: one a core (C++: solveOnCpu's threads) */
 } SfSolveInfo;
 
 /* Writes vertexCount × xyz moved positions (voxels) to `moved`, which must hold
@@ -259,6 +303,15 @@ typedef struct SfVertexStream {
     VkDeviceSize offset; /* bytes to vertex 0's x; a multiple of 4 */
     uint32_t stride;     /* a multiple of 4, at least 12 */
 } SfVertexStream;
+
+/* A range of vertices (a meshed voxel block) and a box holding them, in voxels
+ * (C++: MeshChunk). Array element: its layout stays within a major version. */
+typedef struct SfMeshChunk {
+    uint32_t firstVertex;
+    uint32_t vertexCount;
+    float boundsMin[3];
+    float boundsMax[3];
+} SfMeshChunk;
 
 typedef struct SfLiveMoveCreateInfo {
     uint32_t structSize; /* sizeof(SfLiveMoveCreateInfo) */
@@ -276,6 +329,16 @@ typedef struct SfLiveMoveCreateInfo {
      * (SF_ERROR_INVALID_ARGUMENT otherwise). 0: not given, not checked. */
     VkDeviceSize positionsBufferSize;
     VkDeviceSize normalsBufferSize;
+    /* Added after 0.1.0 (a structSize ending before them leaves them 0): */
+    /* Disjoint ranges covering the vertices, read here (0: one chunk, the whole
+     * mesh, always solved). A frame copies aside and solves only the chunks whose
+     * bounds the tools reach (SfRecordReport::chunksSolved). Triangles should not
+     * span chunks: a vertex's normal is recomputed when its own chunk is. */
+    uint32_t chunkCount;
+    const SfMeshChunk* chunks;
+    /* SF_MOVE_MODE_CONTINUOUS: voxels each frame's segment is solved to (C++:
+     * update()'s segmentTolerance); 0: the default, 0.1 voxel over 100 frames. */
+    double segmentTolerance;
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
@@ -307,12 +370,15 @@ typedef struct SfRecordReport {
 
 /* Validates the mesh and allocates everything a frame needs; submits nothing.
  * SF_ERROR_INVALID_ARGUMENT for a bad mesh (a stream past its given buffer size
- * too), or device memory it cannot have (the text says which). */
+ * too); SF_ERROR_OUT_OF_HOST_MEMORY / OUT_OF_DEVICE_MEMORY when an allocation
+ * fails (the text says which, sfGetLastVkResult(context) the VkResult). */
 SCULPTFLOW_API SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, SfLiveMove* live);
 /* Once its frames are complete. NULL is ignored. */
 SCULPTFLOW_API void sfDestroyLiveMove(SfLiveMove live);
 /* The text of the last failed call on `live` ("" if none; NULL: as sfGetLastError(NULL)). */
 SCULPTFLOW_API const char* sfLiveMoveGetLastError(SfLiveMove live);
+/* The VkResult behind it (VK_SUCCESS: none; NULL: as sfGetLastVkResult(NULL)). */
+SCULPTFLOW_API VkResult sfLiveMoveGetLastVkResult(SfLiveMove live);
 
 /* Grab: the tools and one pose a hand; builds every pipeline the drag needs. */
 SCULPTFLOW_API SfResult sfLiveMoveBegin(SfLiveMove live, const SfTools* tools, const SfPose* posesA, SfMoveMode mode);
@@ -332,6 +398,37 @@ SCULPTFLOW_API SfResult sfLiveMoveCommit(SfLiveMove live);
 SCULPTFLOW_API SfResult sfLiveMoveCancel(SfLiveMove live);
 /* 1 from begin until commit or cancel. */
 SCULPTFLOW_API SfBool32 sfLiveMoveIsMoving(SfLiveMove live);
+
+/* Chunks (C++: LiveMove::chunkCount, chunkBounds, setChunkBounds): the number of
+ * chunks (1 for a mesh given without; 0 for NULL), and a chunk's box in voxels.
+ * Set it after the renderer re-meshes the chunk; a committed move grows the boxes
+ * of the chunks it changed by how far it could carry a vertex. */
+SCULPTFLOW_API uint32_t sfLiveMoveGetChunkCount(SfLiveMove live);
+SCULPTFLOW_API SfResult sfLiveMoveGetChunkBounds(SfLiveMove live, uint32_t chunk, float boundsMin[3],
+                                                 float boundsMax[3]);
+SCULPTFLOW_API SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float boundsMin[3],
+                                                 const float boundsMax[3]);
+
+/* ---- Load time (C++: prewarmLiveMoves) ---- */
+
+/* The grabs to build pipelines for: each SfTools a set of hands (their kinds,
+ * profiles, falloffs and symmetry matter; radii are checked as begin checks
+ * them; no poses), solved with `method` and `tolerance` as the live moves'
+ * SfLiveMoveCreateInfo gives them. Added after 0.1.0. */
+typedef struct SfPrewarmInfo {
+    uint32_t structSize; /* sizeof(SfPrewarmInfo) */
+    uint32_t toolSetCount;
+    const SfTools* toolSets;
+    SfMethod method;
+    double tolerance; /* 0: 0.1 */
+} SfPrewarmInfo;
+
+/* At load time: builds every pipeline the SfLiveMoves of `context` need to begin
+ * with these tools, so that no sfLiveMoveBegin covered by it creates one (a grab
+ * otherwise builds them inside its frame). Writes to `created` (optional) how
+ * many it built: 0 when all were built before. Externally synchronized with the
+ * context, as every call on it. Codes: as sfLiveMoveBegin's (no INVALID_STATE). */
+SCULPTFLOW_API SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32_t* created);
 
 #ifdef __cplusplus
 }

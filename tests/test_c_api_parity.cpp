@@ -1,0 +1,423 @@
+// The C API against the C++ one, scenario by scenario and bit for bit: the CPU
+// solve with a thread count, a chunked mesh dragged in continuous mode with its
+// segment tolerance (reports, bytes and the grown chunk bounds), and the
+// load-time prewarm (the same pipelines, none built by a grab after it).
+#include "sculptflow.h"
+
+#include <cstddef>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "c_api_impl.hpp"
+#include "cpu_solver.hpp"
+#include "live_move_fixture.hpp"
+
+namespace sculptflow {
+namespace {
+
+using test::ChunkedMesh;
+using test::chunkGrid;
+
+SfPose parityPose(const Pose& p) {
+    return {{p.position.x, p.position.y, p.position.z},
+            {p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z},
+            p.scale,
+            p.time};
+}
+
+// A stroke's tools as C structs (the struct points into `tools`).
+struct ParityTools {
+    explicit ParityTools(const Stroke& stroke) {
+        for (const ToolStroke& t : stroke.tools)
+            tools.push_back({SfToolKind(t.kind), SfKelvinletProfile(t.profile), SfFalloff(t.falloff), t.innerRadius,
+                             t.outerRadius, t.stiffness, t.compressibility});
+        SF_INIT_STRUCT(&info);
+        info.toolCount = uint32_t(tools.size());
+        info.tools = tools.data();
+        info.voxelSize = stroke.voxelSize;
+        info.symmetryAxes = stroke.symmetry.axes;
+        for (int axis = 0; axis < 3; ++axis) info.symmetryOrigin[axis] = stroke.symmetry.origin[axis];
+    }
+    ParityTools(const ParityTools&) = delete;
+    std::vector<SfTool> tools;
+    SfTools info;
+};
+
+// What the C API gives the solver for SF_METHOD_BS32 and tolerance 0 (its
+// default), written out in C++ terms: the faces agree on options too.
+SolverOptions parityLiveOptions() {
+    SolverOptions options;
+    options.maxIterations = plannedAttempts(options.method, options.tolerance);
+    return options;
+}
+
+// 642 vertices: past the 512 under which the CPU solve takes no threads.
+TEST(CApiParityCpu, CpuSolveIsTheCppOneBitForBitWithAnyThreadCount) {
+    const Stroke stroke = defaultStroke();
+    const Move move = moveToolMotion(stroke);
+    const std::vector<glm::vec3> start = test::tipSphere(move.tools[0], 3, 1.0f).positions;
+    ASSERT_GT(start.size(), 512u);
+    SolverOptions options = parityLiveOptions();
+    options.maxIterations = plannedAttempts(options, {&move, 1}); // sfSolve plans its move's, as the CLI
+    const std::vector<glm::vec3> expected = solveOnCpu(move, start, options, 1).positions;
+
+    const ParityTools tools(stroke);
+    const SfPose posesA = parityPose(stroke.tools[0].poses.front());
+    const SfPose posesB = parityPose(stroke.tools[0].poses.back());
+    SfSolveInfo info;
+    SF_INIT_STRUCT(&info);
+    info.backend = SF_BACKEND_CPU;
+    info.tools = &tools.info;
+    info.posesA = &posesA;
+    info.posesB = &posesB;
+    info.vertexCount = uint32_t(start.size());
+    info.positions = &start[0].x;
+    for (uint32_t threads : {0u, 1u, 2u, 5u}) {
+        SCOPED_TRACE(std::to_string(threads) + " threads");
+        info.cpuThreads = threads;
+        std::vector<glm::vec3> moved(start.size(), glm::vec3(-1.0f));
+        ASSERT_EQ(sfSolve(nullptr, &info, &moved[0].x), SF_SUCCESS) << sfGetLastError(nullptr);
+        EXPECT_EQ(std::memcmp(moved.data(), expected.data(), expected.size() * sizeof(glm::vec3)), 0);
+    }
+    // 0.1.0's struct, without cpuThreads: accepted, every core.
+    info.cpuThreads = 0;
+    info.structSize = uint32_t(offsetof(SfSolveInfo, cpuThreads));
+    std::vector<glm::vec3> moved(start.size(), glm::vec3(-1.0f));
+    ASSERT_EQ(sfSolve(nullptr, &info, &moved[0].x), SF_SUCCESS) << sfGetLastError(nullptr);
+    EXPECT_EQ(std::memcmp(moved.data(), expected.data(), expected.size() * sizeof(glm::vec3)), 0);
+    info.structSize = uint32_t(offsetof(SfSolveInfo, tolerance));
+    EXPECT_EQ(sfSolve(nullptr, &info, &moved[0].x), SF_ERROR_INVALID_STRUCT_SIZE);
+}
+
+// What one frame did, as both faces report it, and the renderer's bytes after it.
+struct ParityFrame {
+    bool recorded = false;
+    uint32_t chunksSolved = 0, chunksRestored = 0, chunksTotal = 0;
+    uint64_t verticesSolved = 0;
+    std::string bytes;
+    bool operator==(const ParityFrame&) const = default;
+};
+
+// A drag through either face.
+struct ParityDrag {
+    std::vector<ParityFrame> frames;
+    std::vector<Bounds> boundsAfter; // every chunk's, once the committed move is over
+};
+
+class CApiParity : public test::LiveMoveFixture {
+protected:
+    void SetUp() override {
+        test::LiveMoveFixture::SetUp();
+        if (IsSkipped()) return;
+        const ToolMotion& tool = motion_.tools[0];
+        grid_ = chunkGrid(tool, 4, 1, 30.0f * float(tool.outerRadius)); // 64 chunks
+        const size_t n = stroke_.tools[0].poses.size();
+        frameIndices_ = {2, n / 3, 2 * n / 3, n - 1};
+    }
+
+    SfContext adoptParity(PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr) {
+        const AdoptedDevice a = renderer_->adopted();
+        SfContextCreateInfo info;
+        SF_INIT_STRUCT(&info);
+        info.instance = a.instance;
+        info.physicalDevice = a.physicalDevice;
+        info.device = a.device;
+        info.queueFamily = a.queueFamily;
+        info.queue = a.queue;
+        info.getInstanceProcAddr = a.loader.getInstanceProcAddr;
+        info.getDeviceProcAddr = getDeviceProcAddr;
+        SfContext context = nullptr;
+        EXPECT_EQ(sfCreateContext(&info, &context), SF_SUCCESS) << sfGetLastError(nullptr);
+        return context;
+    }
+
+    ParityFrame parityFrame(const RecordReport& r) const {
+        return {r.recorded, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved, bytes()};
+    }
+
+    // C++: LiveMove on the fixture's adopted Context.
+    ParityDrag dragCpp(double segmentTolerance) {
+        upload(grid_.positions);
+        LiveMoveOptions options;
+        options.solver = parityLiveOptions();
+        LiveMove live(*context_, rendererMesh(grid_.triangles, grid_.chunks), options);
+        live.begin(stroke_, firstPoses(), MoveMode::Continuous);
+        ParityDrag drag;
+        auto frame = [&] {
+            VkCommandBuffer commands = renderer_->begin();
+            const RecordReport r = live.record(commands);
+            renderer_->submitAndWait();
+            EXPECT_TRUE(live.submitted(r.ticket)) << live.lastError();
+            drag.frames.push_back(parityFrame(r));
+        };
+        for (size_t index : frameIndices_) {
+            EXPECT_TRUE(live.update(posesAt(index), segmentTolerance)) << live.lastError();
+            frame();
+        }
+        live.commit();
+        frame();
+        for (size_t c = 0; c < live.chunkCount(); ++c) drag.boundsAfter.push_back(live.chunkBounds(c));
+        return drag;
+    }
+
+    SfLiveMoveCreateInfo liveInfo(const std::vector<SfMeshChunk>& chunks, double segmentTolerance) const {
+        const RendererMesh mesh = rendererMesh(grid_.triangles);
+        SfLiveMoveCreateInfo info;
+        SF_INIT_STRUCT(&info);
+        info.vertexCount = mesh.vertexCount;
+        info.positions = {mesh.positions.buffer, mesh.positions.offset, mesh.positions.stride};
+        info.normals = {mesh.normals.buffer, mesh.normals.offset, mesh.normals.stride};
+        info.triangles = grid_.triangles.data();
+        info.triangleCount = uint32_t(grid_.triangles.size() / 3);
+        info.chunkCount = uint32_t(chunks.size());
+        info.chunks = chunks.data();
+        info.segmentTolerance = segmentTolerance;
+        return info;
+    }
+
+    std::vector<SfMeshChunk> cChunks() const {
+        std::vector<SfMeshChunk> chunks;
+        for (const MeshChunk& c : grid_.chunks)
+            chunks.push_back({c.firstVertex,
+                              c.vertexCount,
+                              {c.bounds.min.x, c.bounds.min.y, c.bounds.min.z},
+                              {c.bounds.max.x, c.bounds.max.y, c.bounds.max.z}});
+        return chunks;
+    }
+
+    // C: the same drag through sculptflow.h, on a Context of its own.
+    ParityDrag dragC(double segmentTolerance) {
+        upload(grid_.positions);
+        SfContext context = adoptParity();
+        const std::vector<SfMeshChunk> chunks = cChunks();
+        const SfLiveMoveCreateInfo info = liveInfo(chunks, segmentTolerance);
+        SfLiveMove live = nullptr;
+        EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+        ParityDrag drag;
+        if (!live) return sfDestroyContext(context), drag;
+        const ParityTools tools(stroke_);
+        const SfPose posesA = parityPose(firstPoses()[0]);
+        EXPECT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_CONTINUOUS), SF_SUCCESS)
+            << sfLiveMoveGetLastError(live);
+        auto frame = [&] {
+            VkCommandBuffer commands = renderer_->begin();
+            SfRecordReport r;
+            SF_INIT_STRUCT(&r);
+            EXPECT_EQ(sfLiveMoveRecord(live, commands, nullptr, &r), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+            renderer_->submitAndWait();
+            EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+            drag.frames.push_back(
+                {r.recorded != 0, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved, bytes()});
+        };
+        for (size_t index : frameIndices_) {
+            const SfPose posesB = parityPose(posesAt(index)[0]);
+            EXPECT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+            frame();
+        }
+        EXPECT_EQ(sfLiveMoveCommit(live), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+        frame();
+        const uint32_t count = sfLiveMoveGetChunkCount(live);
+        for (uint32_t c = 0; c < count; ++c) {
+            Bounds bounds;
+            EXPECT_EQ(sfLiveMoveGetChunkBounds(live, c, &bounds.min.x, &bounds.max.x), SF_SUCCESS);
+            drag.boundsAfter.push_back(bounds);
+        }
+        sfDestroyLiveMove(live);
+        sfDestroyContext(context);
+        return drag;
+    }
+
+    ChunkedMesh grid_;
+    std::vector<size_t> frameIndices_;
+};
+
+bool sameBounds(const std::vector<Bounds>& a, const std::vector<Bounds>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Bounds)) == 0;
+}
+
+// The same continuous drag on 64 chunks through both faces: every frame's report
+// and bytes, and the bounds the committed move grew, bit for bit. Another segment
+// tolerance parts them, so the C field is the one the solve used.
+TEST_F(CApiParity, ChunkedContinuousDragIsTheCppOneBitForBit) {
+    const double tolerance = 0.02; // voxels a segment; the default is 0.001
+    const ParityDrag cpp = dragCpp(tolerance);
+    const ParityDrag c = dragC(tolerance);
+    ASSERT_EQ(cpp.frames.size(), c.frames.size());
+    for (size_t f = 0; f < cpp.frames.size(); ++f) {
+        SCOPED_TRACE("frame " + std::to_string(f));
+        EXPECT_EQ(c.frames[f].recorded, cpp.frames[f].recorded);
+        EXPECT_EQ(c.frames[f].chunksSolved, cpp.frames[f].chunksSolved);
+        EXPECT_EQ(c.frames[f].chunksRestored, cpp.frames[f].chunksRestored);
+        EXPECT_EQ(c.frames[f].chunksTotal, cpp.frames[f].chunksTotal);
+        EXPECT_EQ(c.frames[f].verticesSolved, cpp.frames[f].verticesSolved);
+        EXPECT_TRUE(c.frames[f].bytes == cpp.frames[f].bytes) << "the renderer's buffer differs between the faces";
+    }
+    EXPECT_EQ(cpp.frames[0].chunksTotal, 64u);
+    EXPECT_GE(cpp.frames[0].chunksSolved, 1u);
+    EXPECT_LT(cpp.frames[0].chunksSolved, 64u) << "only the chunks in reach";
+    EXPECT_TRUE(sameBounds(c.boundsAfter, cpp.boundsAfter)) << "chunk bounds after the committed move";
+    EXPECT_FALSE(sameBounds(cpp.boundsAfter, std::vector<Bounds>(grid_.chunks.size()))) << "bounds were read";
+
+    const ParityDrag byDefault = dragC(0.0);
+    EXPECT_FALSE(byDefault.frames.back().bytes == c.frames.back().bytes)
+        << "segmentTolerance 0.02 and the default gave the same bytes: the field was not used";
+    const ParityDrag cppDefault = dragCpp(kDefaultSegmentTolerance);
+    EXPECT_TRUE(byDefault.frames.back().bytes == cppDefault.frames.back().bytes) << "0: C++'s default";
+}
+
+// Chunk bounds set through C steer what a frame solves: every box moved far away
+// leaves no chunk in reach; a bad chunk or null bounds are refused.
+TEST_F(CApiParity, ChunkBoundsSetThroughCSteerTheSolve) {
+    upload(grid_.positions);
+    SfContext context = adoptParity();
+    ASSERT_TRUE(context);
+    const std::vector<SfMeshChunk> chunks = cChunks();
+    SfLiveMoveCreateInfo info = liveInfo(chunks, 0.0);
+    SfLiveMove live = nullptr;
+    info.segmentTolerance = -1.0;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("segmentTolerance"), std::string::npos);
+    info.segmentTolerance = 0.0;
+    info.chunks = nullptr;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    std::vector<SfMeshChunk> overlapping = chunks;
+    overlapping[1].firstVertex = 1;
+    info.chunks = overlapping.data();
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("overlap"), std::string::npos) << sfGetLastError(context);
+    EXPECT_EQ(live, nullptr);
+    info.chunks = chunks.data();
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    ASSERT_EQ(sfLiveMoveGetChunkCount(live), 64u);
+    EXPECT_EQ(sfLiveMoveGetChunkCount(nullptr), 0u);
+
+    float boundsMin[3], boundsMax[3];
+    ASSERT_EQ(sfLiveMoveGetChunkBounds(live, 5, boundsMin, boundsMax), SF_SUCCESS);
+    EXPECT_EQ(std::memcmp(boundsMin, chunks[5].boundsMin, sizeof boundsMin), 0);
+    EXPECT_EQ(std::memcmp(boundsMax, chunks[5].boundsMax, sizeof boundsMax), 0);
+    EXPECT_EQ(sfLiveMoveGetChunkBounds(live, 64, boundsMin, boundsMax), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfLiveMoveGetLastError(live)).find("chunk 64 of 64"), std::string::npos)
+        << sfLiveMoveGetLastError(live);
+    EXPECT_EQ(sfLiveMoveSetChunkBounds(live, 64, boundsMin, boundsMax), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(sfLiveMoveSetChunkBounds(live, 0, nullptr, boundsMax), SF_ERROR_INVALID_ARGUMENT);
+
+    const float away[3] = {1e7f, 1e7f, 1e7f}, awayMax[3] = {1e7f + 1.0f, 1e7f + 1.0f, 1e7f + 1.0f};
+    for (uint32_t c = 0; c < 64; ++c) ASSERT_EQ(sfLiveMoveSetChunkBounds(live, c, away, awayMax), SF_SUCCESS);
+    ASSERT_EQ(sfLiveMoveGetChunkBounds(live, 5, boundsMin, boundsMax), SF_SUCCESS);
+    EXPECT_EQ(std::memcmp(boundsMin, away, sizeof away), 0);
+
+    const std::string before = bytes();
+    const ParityTools tools(stroke_);
+    const SfPose posesA = parityPose(firstPoses()[0]);
+    const SfPose posesB = parityPose(lastPoses()[0]);
+    ASSERT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS);
+    ASSERT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+    VkCommandBuffer commands = renderer_->begin();
+    SfRecordReport r;
+    SF_INIT_STRUCT(&r);
+    ASSERT_EQ(sfLiveMoveRecord(live, commands, nullptr, &r), SF_SUCCESS);
+    renderer_->submitAndWait();
+    EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
+    EXPECT_EQ(r.chunksTotal, 64u);
+    EXPECT_EQ(r.chunksSolved, 0u) << "every chunk's box is out of the tools' reach";
+    EXPECT_TRUE(bytes() == before) << "a chunk out of reach was written";
+    EXPECT_EQ(sfLiveMoveCancel(live), SF_SUCCESS);
+    sfDestroyLiveMove(live);
+    sfDestroyContext(context);
+}
+
+// A vkGetDeviceProcAddr that counts the compute pipelines created through it.
+PFN_vkGetDeviceProcAddr gParityNextProcAddr = nullptr;
+PFN_vkCreateComputePipelines gParityNextCreate = nullptr;
+uint32_t gParityPipelines = 0;
+
+VKAPI_ATTR VkResult VKAPI_CALL parityCountingCreate(VkDevice device, VkPipelineCache cache, uint32_t count,
+                                                    const VkComputePipelineCreateInfo* infos,
+                                                    const VkAllocationCallbacks* allocator, VkPipeline* pipelines) {
+    gParityPipelines += count;
+    return gParityNextCreate(device, cache, count, infos, allocator, pipelines);
+}
+
+PFN_vkVoidFunction VKAPI_CALL parityCountingProcAddr(VkDevice device, const char* name) {
+    PFN_vkVoidFunction forwarded = gParityNextProcAddr(device, name);
+    if (std::strcmp(name, "vkCreateComputePipelines") == 0 && forwarded) {
+        gParityNextCreate = reinterpret_cast<PFN_vkCreateComputePipelines>(forwarded);
+        return reinterpret_cast<PFN_vkVoidFunction>(&parityCountingCreate);
+    }
+    return forwarded;
+}
+
+// sfPrewarmLiveMoves builds what C++'s prewarmLiveMoves would (a C++ prewarm after
+// it on the same Context builds nothing), and no grab after it creates a pipeline.
+TEST_F(CApiParity, PrewarmLeavesTheGrabNothingToBuild) {
+    gParityNextProcAddr = vkGetDeviceProcAddr; // volk's, loaded for the renderer's device
+    gParityPipelines = 0;
+    SfContext context = adoptParity(parityCountingProcAddr);
+    ASSERT_TRUE(context);
+    Stroke mirrored = stroke_;
+    const ToolMotion& tool = motion_.tools[0];
+    mirrored.symmetry = {kSymmetryX, (tool.origin + glm::dvec3(0.4 * tool.outerRadius, 0.0, 0.0)) * stroke_.voxelSize};
+    const ParityTools plain(stroke_), mirror(mirrored);
+    const SfTools sets[2] = {plain.info, mirror.info};
+    SfPrewarmInfo prewarm;
+    SF_INIT_STRUCT(&prewarm);
+    prewarm.toolSetCount = 2;
+    prewarm.toolSets = sets;
+    uint32_t created = 12345;
+    ASSERT_EQ(sfPrewarmLiveMoves(context, &prewarm, &created), SF_SUCCESS) << sfGetLastError(context);
+    EXPECT_GT(created, 0u);
+    EXPECT_GE(gParityPipelines, created) << "counted at vkCreateComputePipelines";
+    EXPECT_EQ(sfPrewarmLiveMoves(context, &prewarm, &created), SF_SUCCESS);
+    EXPECT_EQ(created, 0u) << "a second prewarm has nothing left to build";
+    EXPECT_EQ(sfPrewarmLiveMoves(context, &prewarm, nullptr), SF_SUCCESS) << "created is optional";
+    LiveMoveOptions options;
+    options.solver = parityLiveOptions();
+    EXPECT_EQ(prewarmLiveMoves(*context->context, std::vector<Stroke>{stroke_, mirrored}, options), 0u)
+        << "the C++ prewarm of the same tools found pipelines to build";
+
+    // Grabs with both tool sets, on a fresh live move: no pipeline.
+    gParityPipelines = 0;
+    upload(grid_.positions);
+    const std::vector<SfMeshChunk> chunks = cChunks();
+    const SfLiveMoveCreateInfo info = liveInfo(chunks, 0.0);
+    SfLiveMove live = nullptr;
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    const SfPose posesA = parityPose(firstPoses()[0]);
+    for (const SfTools* tools : {&plain.info, &mirror.info}) {
+        ASSERT_EQ(sfLiveMoveBegin(live, tools, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+        EXPECT_EQ(sfLiveMoveCancel(live), SF_SUCCESS);
+        VkCommandBuffer commands = renderer_->begin(); // the cancel's frame: nothing solved, nothing to restore
+        SfRecordReport r;
+        SF_INIT_STRUCT(&r);
+        ASSERT_EQ(sfLiveMoveRecord(live, commands, nullptr, &r), SF_SUCCESS);
+        renderer_->submitAndWait();
+        EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
+    }
+    EXPECT_EQ(gParityPipelines, 0u) << "pipelines created by grabs after the prewarm";
+
+    // Bad input: its code, nothing written.
+    created = 12345;
+    prewarm.toolSets = nullptr;
+    EXPECT_EQ(sfPrewarmLiveMoves(context, &prewarm, &created), SF_ERROR_INVALID_ARGUMENT);
+    SfTools badSets[2] = {plain.info, mirror.info};
+    SfTool badTool = plain.tools[0];
+    badTool.stiffness = -1.0;
+    badSets[1].tools = &badTool;
+    prewarm.toolSets = badSets;
+    EXPECT_EQ(sfPrewarmLiveMoves(context, &prewarm, &created), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("stiffness"), std::string::npos) << sfGetLastError(context);
+    badSets[1] = mirror.info;
+    badSets[1].structSize = 4;
+    EXPECT_EQ(sfPrewarmLiveMoves(context, &prewarm, &created), SF_ERROR_INVALID_STRUCT_SIZE);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("toolSets[1]"), std::string::npos) << sfGetLastError(context);
+    EXPECT_EQ(created, 12345u);
+    EXPECT_EQ(sfPrewarmLiveMoves(nullptr, &prewarm, &created), SF_ERROR_INVALID_ARGUMENT);
+    sfDestroyLiveMove(live);
+    sfDestroyContext(context);
+}
+
+} // namespace
+} // namespace sculptflow
