@@ -36,7 +36,10 @@ std::vector<glm::vec3> randomBall(const ToolMotion& tool, size_t count, unsigned
 // way and the paths part by up to the tolerance. dp45 and rk4dbl also take their
 // step limit per vertex from rounded values at every attempt (stepLimit), so
 // their steps differ a little all along: 0.12% of test0's vertices part by more
-// than 0.01 voxel (at most 0.027). A bug parts most of them, and by far more.
+// than 0.01 voxel (at most 0.027). Whether a vertex is solved a second time (its
+// error bound against tol) is such a threshold too, and the second pass ends
+// elsewhere within tol: so one vertex may part, however few are compared.
+// A bug parts most of them, and by far more.
 // Flags must agree exactly, but for CULLED on the cull bound itself: a vertex on
 // the truncated affine's outer radius (the sphere at 1.0 radii) is culled on one
 // side and solved on the other by a rounding (13 of 3,210 on an H200), and must
@@ -64,7 +67,8 @@ void expectAgreesWithCpu(GpuSolver& solver, const std::string& name, const Move&
                 "culled on one side only %zu, evaluations %.1f (gpu) %.1f (cpu)\n",
                 name.c_str(), std::string(methodName(method)).c_str(), start.size(), 100.0 * rate, maxDiff,
                 flagMismatches, cullBoundary, gpu.report.meanEvaluations(), cpu.report.meanEvaluations());
-    EXPECT_GE(rate, 0.995) << name << " " << methodName(method);
+    EXPECT_LE(compared - within, std::max<size_t>(1, compared / 200)) << name << " " << methodName(method) << ": "
+                                                                      << 100.0 * rate << "% within 0.01 voxel";
     EXPECT_LE(maxDiff, 0.1) << name << " " << methodName(method);
     EXPECT_EQ(flagMismatches, 0u) << name << " " << methodName(method);
     // The spec's cull bound: a culled vertex would move less than tol/10.
