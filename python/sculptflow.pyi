@@ -36,7 +36,7 @@ class Stroke:
     def write_json(self, path: _Path) -> None: ...
 
 class Mesh:
-    """A polygon mesh, in the units of its file."""
+    """A polygon mesh, in the units of its file; its arrays are read-only views."""
     @property
     def positions(self) -> npt.NDArray[np.float32]: ...
     @property
