@@ -90,3 +90,9 @@ def ground_truth(positions: Positions, stroke: Stroke, *, tol: float = ..., voxe
 @overload
 def ground_truth(positions: Positions, stroke: Stroke, *, tol: float = ..., voxel_size: Optional[float] = ...,
                  details: Literal[True]) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+
+_Result = Union[Positions, tuple[Positions, dict[str, Any]]]
+_Truth = Union[npt.NDArray[np.float64], tuple[npt.NDArray[np.float64], dict[str, Any]]]
+
+def compare(result: _Result, truth: _Truth, *, converged: Optional[npt.NDArray[np.bool_]] = ...,
+            reference: Optional[_Result] = ...) -> dict[str, Any]: ...

@@ -28,6 +28,7 @@ PYBIND11_MODULE(sculptflow, m) {
     registerContext(m);
     registerSolve(m);
     registerTruth(m);
+    registerCompare(m);
 }
 
 } // namespace sculptflow::python
