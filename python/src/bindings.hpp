@@ -80,6 +80,7 @@ Stroke strokeWithVoxelSize(const Stroke& stroke, const std::optional<double>& vo
 
 void registerArrays(py::module_& m);
 void registerStrokes(py::module_& m);
+void registerStrokeBuilding(py::module_& m); // after registerStrokes
 void registerContext(py::module_& m);
 void registerSolve(py::module_& m);
 void registerTruth(py::module_& m);

@@ -104,6 +104,25 @@ void registerStrokes(py::module_& m) {
             "A PLY file's per-vertex float32 mask as a read-only view, or None.")
         .def_property_readonly(
             "vertex_count", [](const Mesh& mesh) { return mesh.positions.size(); }, "Vertices.")
+        .def(
+            "with_positions",
+            [](const Mesh& mesh, const py::handle& positions) {
+                const BorrowedPositions moved = borrowPositions(positions, "positions");
+                if (moved.positions.size() != mesh.positions.size())
+                    throw Error("positions: " + std::to_string(moved.positions.size()) + " vertices; the mesh has " +
+                                std::to_string(mesh.positions.size()));
+                Mesh copy = mesh;
+                copy.positions.assign(moved.positions.begin(), moved.positions.end());
+                return copy;
+            },
+            py::arg("positions"),
+            "A copy with other positions: a float32 (N, 3) array in the mesh's units (deform()'s voxels times "
+            "the stroke's voxel_size), the faces and what the file held kept.")
+        .def(
+            "write", [](const Mesh& mesh, const std::filesystem::path& path) { writeMesh(mesh, path); },
+            py::arg("path"),
+            "Writes the mesh by extension with the library's writers: .obj, .ply (binary), .gltf or .glb. "
+            "Raises ValueError naming the file when it cannot be written.")
         .def("__repr__", [](const Mesh& mesh) {
             return "<sculptflow.Mesh: " + std::to_string(mesh.positions.size()) + " vertices, " +
                    std::to_string(mesh.faceSizes.size()) + " faces>";
