@@ -93,7 +93,8 @@ namespace {
 
 // A capsule that owns `vector` (moved to the heap) and whose pointer is its data,
 // so that Python can see which buffer an array reads (PyCapsule_GetPointer).
-template <typename Vector> py::capsule capsuleOwning(Vector&& vector) {
+template <typename Element> py::capsule capsuleOwning(std::vector<Element>&& vector) {
+    using Vector = std::vector<Element>;
     auto* owned = new Vector(std::move(vector));
     void* pointer = owned->empty() ? static_cast<void*>(owned) : static_cast<void*>(owned->data());
     PyObject* capsule = PyCapsule_New(pointer, kBufferCapsuleName, [](PyObject* self) {
