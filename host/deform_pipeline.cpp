@@ -71,6 +71,7 @@ VkPipeline DeformPipelines::pipeline(const DeformVariant& variant) {
     if (auto found = pipelines_.find(variant); found != pipelines_.end()) return found->second;
     VkPipeline built = build(modules_, variant);
     pipelines_.emplace(variant, built);
+    ++builds_;
     return built;
 }
 
@@ -86,7 +87,10 @@ void DeformPipelines::replaceShader(const DeformShader& shader, Retired* retired
     const Modules modules = createModules(shader, "the new deform.comp");
     std::map<DeformVariant, VkPipeline> rebuilt;
     try {
-        for (const auto& [variant, old] : pipelines_) rebuilt.emplace(variant, build(modules, variant));
+        for (const auto& [variant, old] : pipelines_) {
+            rebuilt.emplace(variant, build(modules, variant));
+            ++builds_;
+        }
     } catch (...) {
         for (auto& [variant, pipeline] : rebuilt) ctx.vk.vkDestroyPipeline(ctx.device, pipeline, ctx.allocator);
         destroyModules(modules);

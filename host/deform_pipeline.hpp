@@ -90,6 +90,9 @@ public:
     // recording never compiles a pipeline (buildDeformPipelines builds ahead).
     VkPipeline built(const DeformVariant& variant) const;
     size_t builtCount() const { return pipelines_.size(); }
+    // Pipelines compiled since construction, rebuilds by replaceShader included:
+    // what a caller reusing the solver counts to see that nothing is built twice.
+    size_t buildCount() const { return builds_; }
 
     // Swaps in another build of deform.comp (hot reload). Its bindings are checked
     // and every variant built so far is rebuilt from it first; if either fails,
@@ -121,6 +124,7 @@ private:
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout layout_ = VK_NULL_HANDLE;
     std::map<DeformVariant, VkPipeline> pipelines_;
+    size_t builds_ = 0;
 };
 
 } // namespace sculptflow

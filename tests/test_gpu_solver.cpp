@@ -318,6 +318,12 @@ TEST_F(GpuSolverTest, OnlyTheSolveIsBuiltPerMethodAndVerify) {
     EXPECT_EQ(pipelines.builtCount(), first + 1);
     own.run(mesh, move, SolverOptions{.method = Method::Dp45, .verify = true}, true);
     EXPECT_EQ(pipelines.builtCount(), first + 2);
+    // Runs that need nothing new build nothing: the build counter stands still.
+    const size_t builds = pipelines.buildCount();
+    EXPECT_EQ(builds, first + 2);
+    own.run(mesh, move, SolverOptions{.method = Method::Bs32}, true);
+    own.run(mesh, move, SolverOptions{.method = Method::Dp45}, true);
+    EXPECT_EQ(pipelines.buildCount(), builds);
 }
 
 // Without statistics the compacted path leaves culled vertices unwritten and

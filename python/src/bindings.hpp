@@ -15,6 +15,7 @@
 
 #include "context.hpp"
 #include "gpu_solver.hpp"
+#include "solve_report.hpp"
 #include "stroke.hpp"
 
 namespace sculptflow::python {
@@ -35,18 +36,41 @@ struct PyContext {
     std::mutex mutex; // held, without the GIL, for the length of a solve
 };
 
-// arrays.cpp: checked copies between NumPy arrays and the library's vectors.
-// `name` names the argument in ValueError messages. Positions must be a float32,
-// C-contiguous (N, 3) array of finite values; a mask a float32 (N,) array.
-std::vector<glm::vec3> positionsFromArray(const py::handle& array, const char* name);
-std::vector<float> maskFromArray(const py::handle& array, size_t vertexCount, const char* name);
-py::array_t<float> arrayFromPositions(std::span<const glm::vec3> positions);
-py::array_t<double> arrayFromPositions(std::span<const glm::dvec3> positions);
-template <typename T> py::array_t<T> arrayFromVector(const std::vector<T>& values) {
-    py::array_t<T> out(py::ssize_t(values.size()));
-    std::copy(values.begin(), values.end(), out.mutable_data());
-    return out;
-}
+// arrays.cpp: NumPy arrays in and out without copies. `name` names the argument
+// in ValueError messages. Positions must be a float32, C-contiguous, aligned
+// (N, 3) array of finite values; a mask a float32 (N,) array of values in [0, 1].
+// The borrowed span reads the caller's memory: `array` keeps it alive, and the
+// owner must be held (with the GIL) until the span's last use.
+struct BorrowedPositions {
+    py::object array;
+    std::span<const glm::vec3> positions;
+};
+struct BorrowedMask {
+    py::object array;
+    std::span<const float> values;
+};
+struct BorrowedTruth {
+    py::object array;
+    std::span<const glm::dvec3> positions;
+};
+BorrowedPositions borrowPositions(const py::handle& array, const char* name);
+// The same for a float64 (N, 3) array (a ground truth).
+BorrowedTruth borrowTruth(const py::handle& array, const char* name);
+// A uint32 (count,) array of any stride (the statistics' views), copied out.
+std::vector<uint32_t> uint32Values(const py::handle& array, size_t count, const char* name);
+BorrowedMask borrowMask(const py::handle& array, size_t vertexCount, const char* name);
+// The vector moves into a capsule that the returned array owns: no copy.
+py::array_t<float> arrayFromPositions(std::vector<glm::vec3>&& positions);
+py::array_t<double> arrayFromPositions(std::vector<glm::dvec3>&& positions);
+py::array_t<float> arrayFromVector(std::vector<float>&& values);
+py::array_t<double> arrayFromVector(std::vector<double>&& values);
+// Read-only views of `values`, which `owner` (a Python object) keeps alive.
+py::array_t<float> viewOfPositions(std::span<const glm::vec3> values, const py::object& owner);
+py::array_t<uint32_t> viewOfVector(std::span<const uint32_t> values, const py::object& owner);
+py::array_t<float> viewOfVector(std::span<const float> values, const py::object& owner);
+// Four uint32 arrays, 'flags', 'accepted', 'rejected', 'evaluations', strided views
+// of one buffer that the statistics vector moves into.
+py::dict statisticsArrays(std::vector<VertexStatistics>&& statistics);
 
 // context.cpp: a new Context (RuntimeError when there is no device).
 std::shared_ptr<PyContext> createContext(bool validation, const std::string& device);
@@ -56,8 +80,10 @@ Stroke strokeWithVoxelSize(const Stroke& stroke, const std::optional<double>& vo
 
 void registerArrays(py::module_& m);
 void registerStrokes(py::module_& m);
+void registerStrokeBuilding(py::module_& m); // after registerStrokes
 void registerContext(py::module_& m);
 void registerSolve(py::module_& m);
 void registerTruth(py::module_& m);
+void registerCompare(py::module_& m);
 
 } // namespace sculptflow::python

@@ -2,6 +2,8 @@
 #include "bindings.hpp"
 
 #include "error.hpp"
+#include "gpu_solver_impl.hpp"
+#include "impl_access.hpp"
 
 namespace sculptflow::python {
 
@@ -34,6 +36,12 @@ void checkValidation(PyContext& self) {
     }
 }
 
+size_t pipelinesBuilt(PyContext& self) {
+    py::gil_scoped_release release;
+    std::lock_guard lock(self.mutex); // not while a solve may be building one
+    return implOf(*self.solver).pipelines.buildCount();
+}
+
 } // namespace
 
 void registerContext(py::module_& m) {
@@ -58,6 +66,10 @@ void registerContext(py::module_& m) {
         .def_property_readonly(
             "allocated_memory", [](const PyContext& self) { return self.context->allocatedMemory(); },
             "Bytes of device memory the library holds now.")
+        .def_property_readonly("pipelines_built", &pipelinesBuilt,
+                               "Compute pipelines this Context's solver has compiled so far. Each solver variant "
+                               "(method, attempt budget, tool count and kinds, mask, statistics, verify) is built "
+                               "once, by the first solve that needs it; later solves reuse it.")
         .def("check_validation", &checkValidation,
              "Raises RuntimeError listing what the validation layer reported since the last check, if "
              "anything, and clears the list.")

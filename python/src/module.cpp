@@ -25,9 +25,11 @@ PYBIND11_MODULE(sculptflow, m) {
     m.attr("__version__") = std::to_string(v.major) + "." + std::to_string(v.minor) + "." + std::to_string(v.patch);
     registerArrays(m);
     registerStrokes(m);
+    registerStrokeBuilding(m);
     registerContext(m);
     registerSolve(m);
     registerTruth(m);
+    registerCompare(m);
 }
 
 } // namespace sculptflow::python

@@ -14,12 +14,13 @@ namespace sculptflow::python {
 
 namespace {
 
-// What one solve needs, checked and copied while the GIL is held.
+// What one solve needs, checked while the GIL is held. The positions and the
+// mask are the caller's arrays, read in place.
 struct SolveInputs {
     MoveMode mode = MoveMode::Move;
     std::vector<Move> segments; // one in move mode, one a pose pair in continuous mode
-    std::vector<glm::vec3> start;
-    std::vector<float> mask;
+    BorrowedPositions start;
+    BorrowedMask mask;
     SolverOptions options;
 };
 
@@ -55,25 +56,12 @@ SolverOptions solveOptions(const std::string& method, double tolerance, std::opt
     return options;
 }
 
-py::dict statisticsDict(std::span<const VertexStatistics> statistics, const SolveReport& report,
+py::dict statisticsDict(std::vector<VertexStatistics>&& statistics, const SolveReport& report,
                         const SolverOptions& options) {
-    const py::ssize_t n = py::ssize_t(statistics.size());
-    py::array_t<uint32_t> flags(n), accepted(n), rejected(n), evaluations(n);
-    uint32_t* f = flags.mutable_data();
-    uint32_t* a = accepted.mutable_data();
-    uint32_t* r = rejected.mutable_data();
-    uint32_t* e = evaluations.mutable_data();
-    for (py::ssize_t i = 0; i < n; ++i) {
-        f[i] = statistics[size_t(i)].flags;
-        a[i] = statistics[size_t(i)].acceptedSteps;
-        r[i] = statistics[size_t(i)].rejectedSteps;
-        e[i] = statistics[size_t(i)].evaluations;
-    }
-    py::dict d;
-    d["flags"] = flags;
-    d["accepted"] = accepted;
-    d["rejected"] = rejected;
-    d["evaluations"] = evaluations;
+    // Per vertex over the whole run, as the CLI has it (report.maxEvaluations is one segment's).
+    uint32_t maxEvaluations = 0;
+    for (const VertexStatistics& st : statistics) maxEvaluations = std::max(maxEvaluations, st.evaluations);
+    py::dict d = statisticsArrays(std::move(statistics));
     d["vertices"] = report.vertices;
     d["min_step_clamped"] = report.minStepClamped;
     d["iteration_cap"] = report.iterationCap;
@@ -84,9 +72,6 @@ py::dict statisticsDict(std::span<const VertexStatistics> statistics, const Solv
     d["accepted_steps"] = report.acceptedSteps;
     d["rejected_steps"] = report.rejectedSteps;
     d["total_evaluations"] = report.evaluations;
-    // Per vertex over the whole run, as the CLI has it (report.maxEvaluations is one segment's).
-    uint32_t maxEvaluations = 0;
-    for (const VertexStatistics& st : statistics) maxEvaluations = std::max(maxEvaluations, st.evaluations);
     d["max_evaluations"] = maxEvaluations;
     d["max_steps"] = report.maxSteps;
     d["mean_evaluations"] = report.meanEvaluations();
@@ -102,17 +87,18 @@ struct Solved {
 };
 
 Solved solveCpu(const SolveInputs& in, unsigned threads) {
+    const std::span<const glm::vec3> start = in.start.positions;
     CpuSolution s = in.mode == MoveMode::Move
-                        ? solveOnCpu(in.segments.front(), in.start, in.mask, in.options, threads)
-                        : solveContinuousOnCpu(in.segments, in.start, in.mask, in.options, threads);
+                        ? solveOnCpu(in.segments.front(), start, in.mask.values, in.options, threads)
+                        : solveContinuousOnCpu(in.segments, start, in.mask.values, in.options, threads);
     return {std::move(s.positions), std::move(s.statistics), std::move(s.report), 0.0};
 }
 
 Solved solveGpu(PyContext& context, const SolveInputs& in, bool statistics) {
-    if (in.start.empty()) return {}; // nothing to upload
+    if (in.start.positions.empty()) return {}; // nothing to upload
     std::lock_guard lock(context.mutex);
     try {
-        GpuMesh mesh(*context.context, in.start, in.mask);
+        GpuMesh mesh(*context.context, in.start.positions, in.mask.values);
         GpuRun run = in.mode == MoveMode::Move
                          ? context.solver->run(mesh, in.segments.front(), in.options, statistics)
                          : context.solver->runContinuous(mesh, in.segments, in.options, statistics);
@@ -137,8 +123,8 @@ py::object deform(const py::handle& positions, const Stroke& stroke, const std::
     const std::optional<MoveMode> parsedMode = parseMoveMode(mode);
     if (!parsedMode) throw Error("mode '" + mode + "': expected 'move' or 'continuous'");
     in.mode = *parsedMode;
-    in.start = positionsFromArray(positions, "positions");
-    if (!mask.is_none()) in.mask = maskFromArray(mask, in.start.size(), "mask");
+    in.start = borrowPositions(positions, "positions");
+    if (!mask.is_none()) in.mask = borrowMask(mask, in.start.positions.size(), "mask");
     const Stroke used = strokeWithVoxelSize(stroke, voxelSize);
     if (in.mode == MoveMode::Move) in.segments = {moveToolMotion(used)};
     else in.segments = continuousMotions(used);
@@ -153,9 +139,9 @@ py::object deform(const py::handle& positions, const Stroke& stroke, const std::
         py::gil_scoped_release release;
         solved = solveGpu(*gpu, in, statistics);
     }
-    py::array_t<float> out = arrayFromPositions(solved.positions);
+    py::array_t<float> out = arrayFromPositions(std::move(solved.positions));
     if (!statistics) return out;
-    py::dict d = statisticsDict(solved.statistics, solved.report, in.options);
+    py::dict d = statisticsDict(std::move(solved.statistics), solved.report, in.options);
     d["backend"] = backend;
     if (backend == "gpu") d["gpu_milliseconds"] = solved.gpuMilliseconds;
     return py::make_tuple(out, d);
@@ -173,7 +159,7 @@ void registerSolve(py::module_& m) {
 
 positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS (world units divided
     by the stroke's voxel size: Stroke.to_voxels), as the C++ solvers take them. It is
-    read, never written.
+    read in place (no copy), never written; do not write it from another thread meanwhile.
 stroke: a sculptflow.Stroke; its poses are in world units, converted with its
     voxel_size, or with voxel_size when given.
 method: 'bs32' (default), 'dp45', 'tsit5', 'rk4dbl', or 'rk4' with steps=N fixed steps.
@@ -189,7 +175,8 @@ max_attempts: the attempt budget per vertex; default planned from tol and the mo
 verify: certify each vertex's error (3.5-5 times the work; FLAG_UNVERIFIED otherwise).
 
 Returns a new float32 (N, 3) array in voxels, or (positions, statistics) with
-statistics=True. The GIL is released while solving. Raises ValueError for bad input
+statistics=True; each owns the solver's buffer (no copy; the statistics arrays are
+strided views of one buffer). The GIL is released while solving. Raises ValueError for bad input
 (with the library's message), RuntimeError for device trouble.)doc");
 }
 

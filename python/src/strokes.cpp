@@ -25,10 +25,11 @@ Stroke readStrokeFile(const std::filesystem::path& path, std::optional<double> b
 
 // World units to voxels as the CLI converts them: in double, then rounded to float.
 py::array_t<float> toVoxels(const Stroke& stroke, const py::handle& positions) {
-    std::vector<glm::vec3> p = positionsFromArray(positions, "positions");
+    const BorrowedPositions world = borrowPositions(positions, "positions");
     const double scale = 1.0 / stroke.voxelSize;
-    for (glm::vec3& v : p) v = glm::vec3(glm::dvec3(v) * scale);
-    return arrayFromPositions(p);
+    std::vector<glm::vec3> p(world.positions.size());
+    for (size_t i = 0; i < p.size(); ++i) p[i] = glm::vec3(glm::dvec3(world.positions[i]) * scale);
+    return arrayFromPositions(std::move(p));
 }
 
 } // namespace
@@ -82,23 +83,46 @@ void registerStrokes(py::module_& m) {
           "in metres, voxel size 0.0013.");
 
     py::class_<Mesh>(m, "Mesh", "A polygon mesh: positions in the units of its file, and faces.")
+        // Views of the Mesh's own vectors, read-only so that the Mesh stays as read.
         .def_property_readonly(
-            "positions", [](const Mesh& mesh) { return arrayFromPositions(mesh.positions); },
-            "A float32 (N, 3) copy of the positions, in the file's units.")
+            "positions",
+            [](const py::object& self) { return viewOfPositions(self.cast<const Mesh&>().positions, self); },
+            "A read-only float32 (N, 3) view of the positions, in the file's units (no copy).")
         .def_property_readonly(
-            "face_sizes", [](const Mesh& mesh) { return arrayFromVector(mesh.faceSizes); },
-            "A uint32 array: vertices in each face (3 for a triangle).")
+            "face_sizes", [](const py::object& self) { return viewOfVector(self.cast<const Mesh&>().faceSizes, self); },
+            "A read-only uint32 view: vertices in each face (3 for a triangle).")
         .def_property_readonly(
-            "face_indices", [](const Mesh& mesh) { return arrayFromVector(mesh.faceIndices); },
-            "A uint32 array: the faces' zero-based vertex indices, concatenated.")
+            "face_indices",
+            [](const py::object& self) { return viewOfVector(self.cast<const Mesh&>().faceIndices, self); },
+            "A read-only uint32 view: the faces' zero-based vertex indices, concatenated.")
         .def_property_readonly(
-            "mask", [](const Mesh& mesh) -> py::object {
+            "mask", [](const py::object& self) -> py::object {
+                const Mesh& mesh = self.cast<const Mesh&>();
                 if (mesh.mask.empty()) return py::none();
-                return arrayFromVector(mesh.mask);
+                return viewOfVector(mesh.mask, self);
             },
-            "A PLY file's per-vertex float32 mask, or None.")
+            "A PLY file's per-vertex float32 mask as a read-only view, or None.")
         .def_property_readonly(
             "vertex_count", [](const Mesh& mesh) { return mesh.positions.size(); }, "Vertices.")
+        .def(
+            "with_positions",
+            [](const Mesh& mesh, const py::handle& positions) {
+                const BorrowedPositions moved = borrowPositions(positions, "positions");
+                if (moved.positions.size() != mesh.positions.size())
+                    throw Error("positions: " + std::to_string(moved.positions.size()) + " vertices; the mesh has " +
+                                std::to_string(mesh.positions.size()));
+                Mesh copy = mesh;
+                copy.positions.assign(moved.positions.begin(), moved.positions.end());
+                return copy;
+            },
+            py::arg("positions"),
+            "A copy with other positions: a float32 (N, 3) array in the mesh's units (deform()'s voxels times "
+            "the stroke's voxel_size), the faces and what the file held kept.")
+        .def(
+            "write", [](const Mesh& mesh, const std::filesystem::path& path) { writeMesh(mesh, path); },
+            py::arg("path"),
+            "Writes the mesh by extension with the library's writers: .obj, .ply (binary), .gltf or .glb. "
+            "Raises ValueError naming the file when it cannot be written.")
         .def("__repr__", [](const Mesh& mesh) {
             return "<sculptflow.Mesh: " + std::to_string(mesh.positions.size()) + " vertices, " +
                    std::to_string(mesh.faceSizes.size()) + " faces>";

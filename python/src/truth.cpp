@@ -48,24 +48,20 @@ GroundTruth threadedTruth(const Move& move, std::span<const glm::vec3> start, co
 py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, double tol,
                          std::optional<double> voxelSize, bool details) {
     if (!(std::isfinite(tol) && tol > 0.0)) throw Error("tol " + std::to_string(tol) + ": expected a finite tolerance > 0");
-    const std::vector<glm::vec3> start = positionsFromArray(positions, "positions");
+    const BorrowedPositions start = borrowPositions(positions, "positions");
     const Move move = moveToolMotion(strokeWithVoxelSize(stroke, voxelSize));
     GroundTruth truth;
     {
         py::gil_scoped_release release;
-        truth = threadedTruth(move, start, GroundTruthOptions{.tolerance = tol});
+        truth = threadedTruth(move, start.positions, GroundTruthOptions{.tolerance = tol});
     }
-    py::array_t<double> out = arrayFromPositions(truth.positions);
+    py::array_t<double> out = arrayFromPositions(std::move(truth.positions));
     if (!details) return out;
-    const py::ssize_t n = py::ssize_t(start.size());
-    py::array_t<double> estimate(n);
-    py::array_t<bool> converged(n);
-    for (py::ssize_t i = 0; i < n; ++i) {
-        estimate.mutable_data()[i] = truth.errorEstimate[size_t(i)];
-        converged.mutable_data()[i] = truth.converged[size_t(i)];
-    }
+    // std::vector<bool> packs bits: the one array that is copied.
+    py::array_t<bool> converged(py::ssize_t(truth.converged.size()));
+    std::copy(truth.converged.begin(), truth.converged.end(), converged.mutable_data());
     py::dict d;
-    d["error_estimate"] = estimate;
+    d["error_estimate"] = arrayFromVector(std::move(truth.errorEstimate));
     d["converged"] = converged;
     return py::make_tuple(out, d);
 }
@@ -77,11 +73,11 @@ void registerTruth(py::module_& m) {
           py::arg("tol") = 1e-6, py::arg("voxel_size") = py::none(), py::arg("details") = false,
           R"doc(The independent double-precision ground truth of the stroke's move (mode 'move').
 
-positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS, as for deform().
+positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS, as for deform() (read in place).
 tol: how close, in voxels, the converged result is to the limit (default 1e-6).
 voxel_size: in place of the stroke's own, as for deform().
 
-Returns a new float64 (N, 3) array in voxels; with details=True, (positions, dict)
+Returns a new float64 (N, 3) array in voxels (owning the solver's buffer); with details=True, (positions, dict)
 where the dict holds float64 'error_estimate' and bool 'converged' per vertex.
 Vertices are solved on every core, with the GIL released. Raises ValueError for bad input.)doc");
 }

@@ -1,11 +1,7 @@
-"""The Python module's suite: CPU against the ground truth, GPU against CPU,
-bad input, a reused Context and two Contexts on two threads.
-
-Run by CTest (python.pytest) with PYTHONPATH at the built module and
-SCULPTFLOW_VALIDATION=1, so every GPU solve runs under the validation layer.
+"""The Python module's solves: CPU against the ground truth, GPU against CPU,
+bad input, a reused Context and two Contexts on two threads (fixtures: conftest.py).
 """
 
-import os
 import threading
 import time
 
@@ -18,42 +14,8 @@ TOL = 0.1
 
 
 @pytest.fixture(scope="module")
-def stroke():
-    return sculptflow.default_stroke()
-
-
-@pytest.fixture(scope="module")
-def sphere(stroke):
-    """The built-in 10,242-vertex sphere, in voxels."""
-    return stroke.to_voxels(sculptflow.default_mesh(stroke).positions)
-
-
-@pytest.fixture(scope="module")
 def cpu_solution(sphere, stroke):
     return sculptflow.deform(sphere, stroke, tol=TOL, statistics=True)
-
-
-def new_context():
-    """A Context, or a clean skip where this machine has no Vulkan device
-    (or, under SCULPTFLOW_VALIDATION=1, no validation layer)."""
-    try:
-        return sculptflow.Context()
-    except RuntimeError as e:
-        pytest.skip(f"no usable Vulkan context: {e}")
-
-
-@pytest.fixture(scope="module")
-def context():
-    ctx = new_context()
-    yield ctx
-    ctx.check_validation()
-
-
-def check_no_validation_messages(ctx):
-    """Fails on anything the validation layer reported (when it is on)."""
-    if os.environ.get("SCULPTFLOW_VALIDATION") == "1":
-        assert ctx.validation_enabled, "SCULPTFLOW_VALIDATION=1 but the context runs without validation"
-    ctx.check_validation()  # raises RuntimeError listing the messages
 
 
 def test_default_case_in_voxels(stroke, sphere):
@@ -171,9 +133,9 @@ def gpu_vs_cpu(gpu, cpu):
     return np.percentile(distance, 99), distance.max()
 
 
-def test_gpu_matches_cpu(sphere, stroke, cpu_solution, context):
+def test_gpu_matches_cpu(sphere, stroke, cpu_solution, context, no_validation_messages):
     moved, stats = sculptflow.deform(sphere, stroke, tol=TOL, backend="gpu", context=context, statistics=True)
-    check_no_validation_messages(context)
+    no_validation_messages(context)
     cpu, cpu_stats = cpu_solution
     p99, largest = gpu_vs_cpu(moved, cpu)
     assert p99 <= 0.01
@@ -182,7 +144,7 @@ def test_gpu_matches_cpu(sphere, stroke, cpu_solution, context):
     assert stats["flags"].shape == (len(sphere),) and stats["backend"] == "gpu"
 
 
-def test_context_reused(sphere, stroke, context):
+def test_context_reused(sphere, stroke, context, no_validation_messages):
     part = np.ascontiguousarray(sphere[:2048])
     first = sculptflow.deform(part, stroke, backend="gpu", context=context)
     for tol in (0.05, 0.2):
@@ -190,7 +152,7 @@ def test_context_reused(sphere, stroke, context):
         assert other.shape == part.shape
     again = sculptflow.deform(part, stroke, backend="gpu", context=context)
     np.testing.assert_array_equal(first, again)
-    check_no_validation_messages(context)
+    no_validation_messages(context)
 
 
 def test_no_vertices(stroke, context):
@@ -207,10 +169,10 @@ def test_gpu_bad_input_raises_value_error(sphere, stroke, context):
     np.testing.assert_array_equal(positions, sphere)
 
 
-def test_two_contexts_on_two_threads(sphere, stroke, context):
+def test_two_contexts_on_two_threads(sphere, stroke, context, make_context, no_validation_messages):
     part = np.ascontiguousarray(sphere[:4096])
     alone = sculptflow.deform(part, stroke, backend="gpu", context=context)
-    contexts = [context, new_context()]
+    contexts = [context, make_context()]
     results = [None, None]
     errors = []
 
@@ -229,7 +191,7 @@ def test_two_contexts_on_two_threads(sphere, stroke, context):
     for r in results:
         np.testing.assert_array_equal(r, alone)
     for c in contexts:
-        check_no_validation_messages(c)
+        no_validation_messages(c)
 
 
 def test_docstrings():

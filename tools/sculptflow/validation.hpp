@@ -12,6 +12,7 @@
 
 #include "gpu_solver.hpp"
 #include "motion.hpp"
+#include "result_comparison.hpp"
 #include "move_inputs.hpp"
 #include "solve_report.hpp"
 #include "solver_options.hpp"
@@ -35,27 +36,11 @@ struct ValidationThresholds {
     double flaggedShare = 0.05;
 };
 
-// GPU against the CPU reference, over vertices unflagged on both (culled counts as unflagged:
-// such a vertex must come back unchanged on both).
-struct ReferenceComparison {
-    size_t compared = 0;
-    double maxDifference = 0.0; // voxels
-    double p99Difference = 0.0; // voxels, nearest-rank 99th percentile
-    size_t flagMismatches = 0;  // over all vertices
-    double flagAgreement = 1.0; // 1 − mismatches / vertices
-};
-
-// GPU against the ground truth, over vertices the GPU left unflagged and the truth converged on.
-struct TruthComparison {
-    size_t compared = 0;
-    double maxError = 0.0;   // voxels
-    double meanError = 0.0;  // voxels
-    size_t flagged = 0;      // GPU flags other than culled; left out
-    size_t notConverged = 0; // unflagged, but the ground truth's self-check failed; left out
-    size_t integrated = 0;   // compared vertices the solver integrated (not culled): what the PASS covers
-    size_t inReach = 0;      // vertices the solver integrated, flagged or not
-    double flaggedShare() const; // flagged / inReach (0 when none is in reach)
-};
+// The comparisons live in the library (result_comparison.hpp), shared with the Python module.
+using sculptflow::ReferenceComparison;
+using sculptflow::TruthComparison;
+using sculptflow::compareWithReference;
+using sculptflow::compareWithTruth;
 
 struct ValidationCheck {
     std::string name;        // stable identifier, as in the JSON
@@ -101,14 +86,7 @@ struct ValidationReport {
     std::vector<std::string> failedChecks() const;
 };
 
-// Pure comparisons, for the report and for tests.
-ReferenceComparison compareWithReference(std::span<const glm::vec3> gpuPositions,
-                                         std::span<const VertexStatistics> gpuStatistics,
-                                         std::span<const glm::vec3> cpuPositions,
-                                         std::span<const VertexStatistics> cpuStatistics);
-TruthComparison compareWithTruth(std::span<const glm::vec3> gpuPositions,
-                                 std::span<const VertexStatistics> gpuStatistics,
-                                 std::span<const glm::dvec3> truthPositions, const std::vector<bool>& converged);
+// Pure, for the report and for tests.
 std::vector<ValidationCheck> evaluateChecks(const ReferenceComparison& reference, const TruthComparison& truth,
                                             const ValidationThresholds& thresholds);
 // The same, with truth_max_error over both: the larger of the GPU's and the CPU
