@@ -90,9 +90,14 @@ TEST(StrokeGenerator, TheSweepTakesAFamilyByNumberOrName) {
 }
 
 // What the sweep writes is what `sculptflow validate` loads: the same voxels and motion.
+// Seed 5016 draws a tool's r_in over its r_out, which a stroke file may not hold.
 TEST(StrokeGenerator, WrittenCaseLoadsAsTheSweepSolvesIt) {
     test::ScratchDir dir;
-    for (uint64_t seed : {5u, 13u, 40u}) {
+    const Stroke innerOverOuter = generateCase(5016).stroke;
+    EXPECT_TRUE(std::any_of(innerOverOuter.tools.begin(), innerOverOuter.tools.end(),
+                            [](const ToolStroke& t) { return t.innerRadius > t.outerRadius; }))
+        << "seed 5016 no longer draws r_in > r_out: pick another";
+    for (uint64_t seed : {5u, 13u, 40u, 5016u}) {
         const GeneratedCase c = generateCase(seed);
         cli::MoveInputArgs args;
         args.strokePath = cli::writeCase(c, dir.path()).string();
@@ -111,6 +116,7 @@ TEST(StrokeGenerator, WrittenCaseLoadsAsTheSweepSolvesIt) {
             EXPECT_EQ(in.move.tools[t].translation, move.tools[t].translation);
             EXPECT_EQ(in.move.tools[t].rotation, move.tools[t].rotation);
             EXPECT_EQ(in.move.tools[t].outerRadius, move.tools[t].outerRadius);
+            EXPECT_EQ(in.move.tools[t].innerRadius, move.tools[t].innerRadius);
         }
     }
 }

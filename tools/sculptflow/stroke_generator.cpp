@@ -269,7 +269,12 @@ GeneratedCase generateCase(uint64_t seed) {
 std::filesystem::path writeCase(const GeneratedCase& generated, const std::filesystem::path& dir) {
     std::filesystem::create_directories(dir);
     const std::string stem = "seed-" + std::to_string(generated.seed);
-    writeStrokeJson(generated.stroke, dir / (stem + ".json"));
+    // Some cases draw r_in over r_out to exercise the solver's clamp; a stroke file
+    // saying so is refused as a mistake, so the file holds the clamped radius,
+    // which solves the same (motion.cpp clamps r_in to r_out).
+    Stroke stroke = generated.stroke;
+    for (ToolStroke& tool : stroke.tools) tool.innerRadius = std::min(tool.innerRadius, tool.outerRadius);
+    writeStrokeJson(stroke, dir / (stem + ".json"));
     writeMesh(generated.mesh, dir / (stem + ".ply"), MeshFormat::PlyBinary);
     return dir / (stem + ".json");
 }
