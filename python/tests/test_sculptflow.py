@@ -194,10 +194,17 @@ def test_two_contexts_on_two_threads(sphere, stroke, context, make_context, no_v
 
 
 def test_docstrings():
-    for name in ("deform", "ground_truth", "read_mesh", "default_stroke", "default_mesh", "Context", "Stroke"):
+    for name in ("deform", "ground_truth", "read_mesh", "default_stroke", "default_mesh", "Context", "Stroke",
+                 "devices", "Device"):
         doc = getattr(sculptflow, name).__doc__
         assert doc and len(doc) > 40, name
     assert "voxels" in sculptflow.deform.__doc__.lower()
+    assert "symmetry" in sculptflow.deform.__doc__ and "symmetry" in sculptflow.ground_truth.__doc__
+    assert "bin_voxel_size" in sculptflow.Stroke.write_bin.__doc__
+    if hasattr(sculptflow, "ShaderReloader"):
+        for member in (sculptflow.ShaderReloader, sculptflow.ShaderReloader.poll, sculptflow.ShaderReloader.reload,
+                       sculptflow.ShaderError, sculptflow.shader_sources):
+            assert member.__doc__ and len(member.__doc__) > 40, member
 
 
 def test_solves_release_the_gil(sphere, stroke, make_context):
