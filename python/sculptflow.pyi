@@ -178,7 +178,8 @@ def ground_truth(positions: Positions, stroke: Stroke, *, tol: float = ..., voxe
 @overload
 def ground_truth(positions: Positions, stroke: Stroke, *, tol: float = ..., voxel_size: Optional[float] = ...,
                  details: Literal[True], symmetry: Optional[str] = ...,
-                 symmetry_origin: Optional[Sequence[float]] = ...) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
+                 symmetry_origin: Optional[Sequence[float]] = ...
+                 ) -> tuple[npt.NDArray[np.float64], dict[str, Any]]: ...
 
 _Result = Union[Positions, tuple[Positions, dict[str, Any]]]
 _Truth = Union[npt.NDArray[np.float64], tuple[npt.NDArray[np.float64], dict[str, Any]]]

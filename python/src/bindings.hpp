@@ -76,8 +76,9 @@ py::dict statisticsArrays(std::vector<VertexStatistics>&& statistics);
 // context.cpp: a new Context (RuntimeError when there is no device).
 std::shared_ptr<PyContext> createContext(bool validation, const std::string& device);
 
-// devices.cpp: whether `selector` (an index or a name's substring) picks a usable device.
-bool selectsUsableDevice(const std::string& selector);
+// devices.cpp: whether the devices could be listed and `selector` (an index or a
+// substring of a name) picks none of the usable ones.
+bool choiceMatchesNoDevice(const std::string& selector);
 
 // strokes.cpp: `stroke`, with voxel_size in place of its own when given (> 0, finite).
 Stroke strokeWithVoxelSize(const Stroke& stroke, const std::optional<double>& voxelSize);

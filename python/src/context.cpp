@@ -24,7 +24,7 @@ std::shared_ptr<PyContext> createContext(bool validation, const std::string& dev
             // no device, no loader, no validation layer: RuntimeError.
             const char* env = std::getenv("SCULPTFLOW_DEVICE");
             const std::string selector = env && *env ? env : device;
-            if (!selector.empty() && !selectsUsableDevice(selector)) throw;
+            if (!selector.empty() && choiceMatchesNoDevice(selector)) throw;
             throw DeviceError(e.what());
         }
     }
@@ -60,9 +60,9 @@ void registerContext(py::module_& m) {
         .def(py::init(&createContext), py::arg("validation") = false, py::arg("device") = "",
              "Creates a Vulkan device and compute queue. validation: Khronos validation, each message an "
              "error (SCULPTFLOW_VALIDATION=1 turns it on too). device: an index or a substring of its name "
-             "('' picks a discrete GPU first; SCULPTFLOW_DEVICE overrides it; sculptflow.devices() lists them). Raises ValueError with "
-             "the library's message when the choice names no usable device, RuntimeError when there is no "
-             "Vulkan device.")
+             "('' picks a discrete GPU first; SCULPTFLOW_DEVICE overrides it; sculptflow.devices() lists "
+             "them). Raises ValueError with the library's message when the choice names no usable device, "
+             "RuntimeError when there is no Vulkan device.")
         .def_property_readonly(
             "device_name", [](const PyContext& self) { return self.context->deviceName(); }, "The device's name.")
         .def_property_readonly(

@@ -79,14 +79,17 @@ std::vector<DeviceInfo> listDevices() {
 
 } // namespace
 
-bool selectsUsableDevice(const std::string& selector) {
+bool choiceMatchesNoDevice(const std::string& selector) {
+    std::vector<DeviceInfo> listed;
     try {
-        for (const DeviceInfo& d : listDevices())
-            if (d.usable && (selector == std::to_string(d.index) || d.name.find(selector) != std::string::npos))
-                return true;
+        listed = listDevices();
     } catch (const Error&) {
+        return false; // no loader: device trouble, whatever was chosen
     }
-    return false;
+    for (const DeviceInfo& d : listed)
+        if (d.usable && (selector == std::to_string(d.index) || d.name.find(selector) != std::string::npos))
+            return false;
+    return true;
 }
 
 void registerDevices(py::module_& m) {

@@ -53,7 +53,7 @@ ToolStroke makeTool(const std::string& kind, double innerRadius, double outerRad
 uint32_t symmetryAxes(const std::string& symmetry) {
     if (symmetry.empty() || symmetry == "none") return 0;
     const std::optional<uint32_t> axes = parseSymmetryAxes(symmetry);
-    if (!axes) throw Error("symmetry '" + symmetry + "': expected '' or axes from 'xyz' (x, xz, xyz, ...)");
+    if (!axes) throw Error("symmetry '" + symmetry + "': expected 'none' (or '') or axes from 'xyz' (x, xz, xyz, ...)");
     return *axes;
 }
 

@@ -50,7 +50,8 @@ py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, doub
                          const std::optional<std::array<double, 3>>& symmetryOrigin) {
     if (!(std::isfinite(tol) && tol > 0.0)) throw Error("tol " + std::to_string(tol) + ": expected a finite tolerance > 0");
     const BorrowedPositions start = borrowPositions(positions, "positions");
-    const Move move = moveToolMotion(strokeWithSymmetry(strokeWithVoxelSize(stroke, voxelSize), symmetry, symmetryOrigin));
+    const Stroke used = strokeWithSymmetry(strokeWithVoxelSize(stroke, voxelSize), symmetry, symmetryOrigin);
+    const Move move = moveToolMotion(used);
     GroundTruth truth;
     {
         py::gil_scoped_release release;
