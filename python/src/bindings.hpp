@@ -1,6 +1,7 @@
 // What the module's sources share: each registers one topic on the module.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -75,13 +76,23 @@ py::dict statisticsArrays(std::vector<VertexStatistics>&& statistics);
 // context.cpp: a new Context (RuntimeError when there is no device).
 std::shared_ptr<PyContext> createContext(bool validation, const std::string& device);
 
+// devices.cpp: whether the devices could be listed and `selector` (an index or a
+// substring of a name) picks none of the usable ones.
+bool choiceMatchesNoDevice(const std::string& selector);
+
 // strokes.cpp: `stroke`, with voxel_size in place of its own when given (> 0, finite).
 Stroke strokeWithVoxelSize(const Stroke& stroke, const std::optional<double>& voxelSize);
+// stroke_build.cpp: `stroke` with other mirror symmetry: axes '' or 'none' (none), 'x', 'xz', ...;
+// origin (world units) needs axes. Neither given: the stroke's own.
+Stroke strokeWithSymmetry(const Stroke& stroke, const std::optional<std::string>& symmetry,
+                          const std::optional<std::array<double, 3>>& origin);
 
 void registerArrays(py::module_& m);
 void registerStrokes(py::module_& m);
 void registerStrokeBuilding(py::module_& m); // after registerStrokes
 void registerContext(py::module_& m);
+void registerDevices(py::module_& m);
+void registerShaderReloader(py::module_& m); // where the library has hot reload
 void registerSolve(py::module_& m);
 void registerTruth(py::module_& m);
 void registerCompare(py::module_& m);

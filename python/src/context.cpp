@@ -1,6 +1,8 @@
 // sculptflow.Context: a headless Vulkan context and its solver, kept between solves.
 #include "bindings.hpp"
 
+#include <cstdlib>
+
 #include "error.hpp"
 #include "gpu_solver_impl.hpp"
 #include "impl_access.hpp"
@@ -18,7 +20,12 @@ std::shared_ptr<PyContext> createContext(bool validation, const std::string& dev
             made->context = std::make_unique<Context>(options);
             made->solver = std::make_unique<GpuSolver>(*made->context);
         } catch (const Error& e) {
-            throw DeviceError(e.what()); // no device, no loader, no validation layer: RuntimeError
+            // A device choice that names no usable device is bad input (ValueError);
+            // no device, no loader, no validation layer: RuntimeError.
+            const char* env = std::getenv("SCULPTFLOW_DEVICE");
+            const std::string selector = env && *env ? env : device;
+            if (!selector.empty() && choiceMatchesNoDevice(selector)) throw;
+            throw DeviceError(e.what());
         }
     }
     return made;
@@ -53,8 +60,9 @@ void registerContext(py::module_& m) {
         .def(py::init(&createContext), py::arg("validation") = false, py::arg("device") = "",
              "Creates a Vulkan device and compute queue. validation: Khronos validation, each message an "
              "error (SCULPTFLOW_VALIDATION=1 turns it on too). device: an index or a substring of its name "
-             "('' picks a discrete GPU first; SCULPTFLOW_DEVICE overrides it). Raises RuntimeError with the "
-             "library's message when there is no Vulkan device.")
+             "('' picks a discrete GPU first; SCULPTFLOW_DEVICE overrides it; sculptflow.devices() lists "
+             "them). Raises ValueError with the library's message when the choice names no usable device, "
+             "RuntimeError when there is no Vulkan device.")
         .def_property_readonly(
             "device_name", [](const PyContext& self) { return self.context->deviceName(); }, "The device's name.")
         .def_property_readonly(

@@ -27,6 +27,10 @@ PYBIND11_MODULE(sculptflow, m) {
     registerStrokes(m);
     registerStrokeBuilding(m);
     registerContext(m);
+    registerDevices(m);
+#if SCULPTFLOW_PYTHON_HOT_RELOAD
+    registerShaderReloader(m);
+#endif
     registerSolve(m);
     registerTruth(m);
     registerCompare(m);

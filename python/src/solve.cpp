@@ -116,7 +116,8 @@ py::object deform(const py::handle& positions, const Stroke& stroke, const std::
                   const std::string& mode, const py::object& mask, const std::string& backend,
                   const std::optional<std::shared_ptr<PyContext>>& context, bool statistics,
                   std::optional<double> voxelSize, std::optional<int> steps, std::optional<int> maxAttempts,
-                  bool verify, unsigned threads) {
+                  bool verify, unsigned threads, const std::optional<std::string>& symmetry,
+                  const std::optional<std::array<double, 3>>& symmetryOrigin) {
     SolveInputs in;
     if (backend != "cpu" && backend != "gpu") throw Error("backend '" + backend + "': expected 'cpu' or 'gpu'");
     if (context && backend != "gpu") throw Error("context: given for backend 'gpu' only");
@@ -125,7 +126,7 @@ py::object deform(const py::handle& positions, const Stroke& stroke, const std::
     in.mode = *parsedMode;
     in.start = borrowPositions(positions, "positions");
     if (!mask.is_none()) in.mask = borrowMask(mask, in.start.positions.size(), "mask");
-    const Stroke used = strokeWithVoxelSize(stroke, voxelSize);
+    const Stroke used = strokeWithSymmetry(strokeWithVoxelSize(stroke, voxelSize), symmetry, symmetryOrigin);
     if (in.mode == MoveMode::Move) in.segments = {moveToolMotion(used)};
     else in.segments = continuousMotions(used);
     in.options = solveOptions(method, tol, steps, maxAttempts, verify, in.segments);
@@ -155,6 +156,7 @@ void registerSolve(py::module_& m) {
           py::arg("backend") = "cpu", py::arg("context") = py::none(), py::arg("statistics") = false,
           py::arg("voxel_size") = py::none(), py::arg("steps") = py::none(),
           py::arg("max_attempts") = py::none(), py::arg("verify") = false, py::arg("threads") = 0u,
+          py::arg("symmetry") = py::none(), py::arg("symmetry_origin") = py::none(),
           R"doc(Deforms vertices through a stroke and returns their new positions.
 
 positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS (world units divided
@@ -173,6 +175,10 @@ statistics: also return a dict: per-vertex NumPy uint32 arrays 'flags' (FLAG_* b
     'accepted', 'rejected' and 'evaluations', and the report's totals.
 max_attempts: the attempt budget per vertex; default planned from tol and the move.
 verify: certify each vertex's error (3.5-5 times the work; FLAG_UNVERIFIED otherwise).
+symmetry: mirror symmetry in place of the stroke's: 'x', 'xz', ... (each subset of the
+    axes gives a reflected copy of every tool), or 'none' (or '') for none; None keeps
+    the stroke's (Stroke.symmetry).
+symmetry_origin: a point on every mirror plane, in world units, (x, y, z); needs symmetry.
 
 Returns a new float32 (N, 3) array in voxels, or (positions, statistics) with
 statistics=True; each owns the solver's buffer (no copy; the statistics arrays are

@@ -49,6 +49,14 @@ ToolStroke makeTool(const std::string& kind, double innerRadius, double outerRad
     return tool;
 }
 
+// '' or 'none': no symmetry; else a subset of "xyz".
+uint32_t symmetryAxes(const std::string& symmetry) {
+    if (symmetry.empty() || symmetry == "none") return 0;
+    const std::optional<uint32_t> axes = parseSymmetryAxes(symmetry);
+    if (!axes) throw Error("symmetry '" + symmetry + "': expected 'none' (or '') or axes from 'xyz' (x, xz, xyz, ...)");
+    return *axes;
+}
+
 Stroke strokeFromTools(const std::vector<ToolStroke>& tools, double voxelSize, const std::string& symmetry,
                        const Vec3& symmetryOrigin) {
     Stroke stroke;
@@ -56,15 +64,29 @@ Stroke strokeFromTools(const std::vector<ToolStroke>& tools, double voxelSize, c
         throw Error("voxel_size " + std::to_string(voxelSize) + ": expected a finite size > 0");
     stroke.voxelSize = voxelSize;
     stroke.tools = tools;
-    if (!symmetry.empty()) {
-        const std::optional<uint32_t> axes = parseSymmetryAxes(symmetry);
-        if (!axes) throw Error("symmetry '" + symmetry + "': expected '' or axes from 'xyz' (x, xz, xyz, ...)");
-        stroke.symmetry.axes = *axes;
-    }
+    stroke.symmetry.axes = symmetryAxes(symmetry);
     stroke.symmetry.origin = {symmetryOrigin[0], symmetryOrigin[1], symmetryOrigin[2]};
     validateStroke(stroke, "stroke"); // as every reader does: ValueError naming the field
     return stroke;
 }
+
+} // namespace
+
+Stroke strokeWithSymmetry(const Stroke& stroke, const std::optional<std::string>& symmetry,
+                          const std::optional<Vec3>& origin) {
+    if (!symmetry && !origin) return stroke;
+    Stroke copy = stroke;
+    if (symmetry) copy.symmetry.axes = symmetryAxes(*symmetry);
+    if (origin) {
+        if (!copy.symmetry.axes)
+            throw Error("symmetry_origin: the stroke has no symmetry to place; give symmetry='x' (or 'xz', ...) too");
+        copy.symmetry.origin = {(*origin)[0], (*origin)[1], (*origin)[2]};
+    }
+    validateStroke(copy, "stroke"); // a finite origin; mirrored copies within kMaxTools
+    return copy;
+}
+
+namespace {
 
 py::dict generatedCase(uint64_t seed) {
     cli::GeneratedCase c = cli::generateCase(seed);

@@ -74,6 +74,12 @@ void registerStrokes(py::module_& m) {
              "new float32 (N, 3) array.")
         .def("write_json", [](const Stroke& s, const std::filesystem::path& path) { writeStrokeJson(s, path); },
              py::arg("path"), "Writes the stroke in the spec's JSON form.")
+        .def("write_bin", [](const Stroke& s, const std::filesystem::path& path) { writeStrokeBin(s, path); },
+             py::arg("path"),
+             "Writes the stroke as a recorded .bin (spec section 5): one tool, its values as float32 (read back "
+             "equal to float32 rounding). The file holds no voxel size: read it back with "
+             "Stroke(path, bin_voxel_size=...). Raises ValueError, writing nothing, for what the format cannot "
+             "hold (several tools, symmetry, kind 'affine-flow', a profile or falloff other than the default).")
         .def("__repr__", [](const Stroke& s) {
             return "<sculptflow.Stroke: " + std::to_string(s.tools.size()) + " tool(s), voxel_size " +
                    std::string(py::str(py::float_(s.voxelSize))) + ">";

@@ -46,10 +46,12 @@ GroundTruth threadedTruth(const Move& move, std::span<const glm::vec3> start, co
 }
 
 py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, double tol,
-                         std::optional<double> voxelSize, bool details) {
+                         std::optional<double> voxelSize, bool details, const std::optional<std::string>& symmetry,
+                         const std::optional<std::array<double, 3>>& symmetryOrigin) {
     if (!(std::isfinite(tol) && tol > 0.0)) throw Error("tol " + std::to_string(tol) + ": expected a finite tolerance > 0");
     const BorrowedPositions start = borrowPositions(positions, "positions");
-    const Move move = moveToolMotion(strokeWithVoxelSize(stroke, voxelSize));
+    const Stroke used = strokeWithSymmetry(strokeWithVoxelSize(stroke, voxelSize), symmetry, symmetryOrigin);
+    const Move move = moveToolMotion(used);
     GroundTruth truth;
     {
         py::gil_scoped_release release;
@@ -71,11 +73,13 @@ py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, doub
 void registerTruth(py::module_& m) {
     m.def("ground_truth", &groundTruthOf, py::arg("positions"), py::arg("stroke"), py::kw_only(),
           py::arg("tol") = 1e-6, py::arg("voxel_size") = py::none(), py::arg("details") = false,
+          py::arg("symmetry") = py::none(), py::arg("symmetry_origin") = py::none(),
           R"doc(The independent double-precision ground truth of the stroke's move (mode 'move').
 
 positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS, as for deform() (read in place).
 tol: how close, in voxels, the converged result is to the limit (default 1e-6).
 voxel_size: in place of the stroke's own, as for deform().
+symmetry, symmetry_origin: mirror symmetry in place of the stroke's, as for deform().
 
 Returns a new float64 (N, 3) array in voxels (owning the solver's buffer); with details=True, (positions, dict)
 where the dict holds float64 'error_estimate' and bool 'converged' per vertex.
