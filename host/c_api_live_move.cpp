@@ -1,6 +1,7 @@
 // The C API's per-frame path (sculptflow.h): sculptflow::LiveMove behind an
 // SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
 #include "c_api_impl.hpp"
+#include "solve_report.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -35,6 +36,19 @@ void requireWithin(const SfVertexStream& in, uint32_t vertexCount, VkDeviceSize 
                 " + 12 bytes ends past the buffer's " + std::to_string(size) + " (" + name + "BufferSize)");
 }
 
+// The mask's last value ends within its buffer (0: not given).
+void requireMaskWithin(const SfScalarStream& in, uint32_t vertexCount, VkDeviceSize size) {
+    if (size == 0 || !in.buffer || vertexCount == 0) return;
+    const uint64_t span = uint64_t(vertexCount - 1) * in.stride + 4;
+    require(in.offset <= size && span <= size - in.offset,
+            "SfLiveMoveCreateInfo.mask: offset " + std::to_string(in.offset) + " + (vertexCount " +
+                std::to_string(vertexCount) + " - 1) × stride " + std::to_string(in.stride) +
+                " + 4 bytes ends past the buffer's " + std::to_string(size) + " (maskBufferSize)");
+}
+
+static_assert(sizeof(SfVertexStatistics) == sizeof(VertexStatistics) && SF_VERTEX_CULLED == kVertexCulled &&
+              SF_VERTEX_UNVERIFIED == kVertexUnverified);
+
 // A refusal from the per-frame calls: the handle's text, within its reserved capacity.
 SfResult refuse(SfLiveMove live, SfResult code, const char* text) noexcept {
     return fail(live->lastError, code, text);
@@ -51,6 +65,12 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         const SfLiveMoveCreateInfo in = readStruct(info, kLiveMoveCreateInfoMinimumSize, "SfLiveMoveCreateInfo");
         requireWithin(in.positions, in.vertexCount, in.positionsBufferSize, "positions");
         requireWithin(in.normals, in.vertexCount, in.normalsBufferSize, "normals");
+        requireMaskWithin(in.mask, in.vertexCount, in.maskBufferSize);
+        require(in.statisticsBufferSize == 0 || !in.statistics ||
+                    in.statisticsBufferSize / sizeof(SfVertexStatistics) >= in.vertexCount,
+                "SfLiveMoveCreateInfo.statistics: " + std::to_string(in.statisticsBufferSize) +
+                    " bytes (statisticsBufferSize) hold fewer than 16 × vertexCount (" +
+                    std::to_string(in.vertexCount) + ")");
         require(in.triangleCount == 0 || in.triangles, "SfLiveMoveCreateInfo.triangles is NULL with triangleCount " +
                                                            std::to_string(in.triangleCount));
         require(in.chunkCount == 0 || in.chunks,
@@ -67,6 +87,8 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         mesh.normals = stream(in.normals);
         mesh.triangles = {in.triangles, size_t(in.triangleCount) * 3};
         mesh.chunks = chunks;
+        mesh.mask = {in.mask.buffer, in.mask.offset, in.mask.stride};
+        mesh.statistics = in.statistics;
         LiveMoveOptions options;
         options.solver = solverOptions(in.method, in.tolerance);
         auto handle = std::make_unique<SfLiveMove_T>();
@@ -202,7 +224,8 @@ SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float b
 SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32_t* created) {
     return guarded(context ? context->lastError : threadError(), [&] {
         require(context != nullptr, "sfPrewarmLiveMoves: context is NULL");
-        const SfPrewarmInfo in = readStruct(info, sizeof(SfPrewarmInfo), "SfPrewarmInfo");
+        // Its first version ended at `tolerance`; the mesh features came after.
+        const SfPrewarmInfo in = readStruct(info, offsetof(SfPrewarmInfo, mask), "SfPrewarmInfo");
         require(in.toolSetCount == 0 || in.toolSets,
                 "SfPrewarmInfo.toolSets is NULL with toolSetCount " + std::to_string(in.toolSetCount));
         std::vector<Stroke> toolSets;
@@ -212,7 +235,8 @@ SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32
         }
         LiveMoveOptions options;
         options.solver = solverOptions(in.method, in.tolerance); // as sfCreateLiveMove's: the same pipelines
-        const uint32_t built = prewarmLiveMoves(*context->context, toolSets, options);
+        const MeshFeatures features{in.mask != 0, in.statistics != 0};
+        const uint32_t built = prewarmLiveMoves(*context->context, toolSets, options, features);
         if (created) *created = built;
         return SF_SUCCESS;
     });

@@ -98,6 +98,7 @@ struct ParityFrame {
     uint32_t chunksSolved = 0, chunksRestored = 0, chunksTotal = 0;
     uint64_t verticesSolved = 0;
     std::string bytes;
+    std::string statistics; // the statistics buffer's bytes, when the drag has one
     bool operator==(const ParityFrame&) const = default;
 };
 
@@ -105,6 +106,12 @@ struct ParityFrame {
 struct ParityDrag {
     std::vector<ParityFrame> frames;
     std::vector<Bounds> boundsAfter; // every chunk's, once the committed move is over
+};
+
+// The optional streams a drag's mesh carries (the fixture's buffers).
+struct ParityStreams {
+    bool mask = false;
+    bool statistics = false;
 };
 
 class CApiParity : public test::LiveMoveFixture {
@@ -135,15 +142,41 @@ protected:
     }
 
     ParityFrame parityFrame(const RecordReport& r) const {
-        return {r.recorded, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved, bytes()};
+        return {r.recorded, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved, bytes(),
+                statisticsBytes()};
+    }
+
+    // A mask (one float a vertex, stride 8, after 12 bytes: zeros, fractions and
+    // ones across the tool) and a statistics buffer, for drags that ask for them.
+    static constexpr VkDeviceSize kParityMaskOffset = 12;
+    void createStreams() {
+        const glm::vec3 tip(motion_.tools[0].origin);
+        const float radius = float(motion_.tools[0].outerRadius);
+        mask_ = renderer_->createBuffer(kParityMaskOffset + 8 * VkDeviceSize(count_),
+                                        test::TestRenderer::kVertexUsage);
+        auto* values = reinterpret_cast<float*>(static_cast<char*>(mask_.mapped) + kParityMaskOffset);
+        for (uint32_t i = 0; i < count_; ++i)
+            values[2 * i] = glm::clamp(0.5f + (grid_.positions[i].x - tip.x) / radius, 0.0f, 1.0f);
+        statistics_ = renderer_->createBuffer(16 * VkDeviceSize(count_), test::TestRenderer::kVertexUsage);
+    }
+    std::string statisticsBytes() const {
+        return statistics_.mapped ? std::string(static_cast<const char*>(statistics_.mapped), statistics_.size) : "";
+    }
+    // Each drag starts from the same statistics bytes.
+    void resetStatistics() {
+        if (statistics_.mapped) std::memset(statistics_.mapped, 0xFF, statistics_.size);
     }
 
     // C++: LiveMove on the fixture's adopted Context.
-    ParityDrag dragCpp(double segmentTolerance) {
+    ParityDrag dragCpp(double segmentTolerance, ParityStreams streams = {}) {
         upload(grid_.positions);
+        resetStatistics();
         LiveMoveOptions options;
         options.solver = parityLiveOptions();
-        LiveMove live(*context_, rendererMesh(grid_.triangles, grid_.chunks), options);
+        RendererMesh mesh = rendererMesh(grid_.triangles, grid_.chunks);
+        if (streams.mask) mesh.mask = {mask_.buffer, kParityMaskOffset, 8};
+        if (streams.statistics) mesh.statistics = statistics_.buffer;
+        LiveMove live(*context_, mesh, options);
         live.begin(stroke_, firstPoses(), MoveMode::Continuous);
         ParityDrag drag;
         auto frame = [&] {
@@ -189,11 +222,14 @@ protected:
     }
 
     // C: the same drag through sculptflow.h, on a Context of its own.
-    ParityDrag dragC(double segmentTolerance) {
+    ParityDrag dragC(double segmentTolerance, ParityStreams streams = {}) {
         upload(grid_.positions);
+        resetStatistics();
         SfContext context = adoptParity();
         const std::vector<SfMeshChunk> chunks = cChunks();
-        const SfLiveMoveCreateInfo info = liveInfo(chunks, segmentTolerance);
+        SfLiveMoveCreateInfo info = liveInfo(chunks, segmentTolerance);
+        if (streams.mask) info.mask = {mask_.buffer, kParityMaskOffset, 8};
+        if (streams.statistics) info.statistics = statistics_.buffer;
         SfLiveMove live = nullptr;
         EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
         ParityDrag drag;
@@ -209,8 +245,8 @@ protected:
             EXPECT_EQ(sfLiveMoveRecord(live, commands, nullptr, &r), SF_SUCCESS) << sfLiveMoveGetLastError(live);
             renderer_->submitAndWait();
             EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS) << sfLiveMoveGetLastError(live);
-            drag.frames.push_back(
-                {r.recorded != 0, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved, bytes()});
+            drag.frames.push_back({r.recorded != 0, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved,
+                                   bytes(), statisticsBytes()});
         };
         for (size_t index : frameIndices_) {
             const SfPose posesB = parityPose(posesAt(index)[0]);
@@ -232,6 +268,7 @@ protected:
 
     ChunkedMesh grid_;
     std::vector<size_t> frameIndices_;
+    test::TestRenderer::Buffer mask_, statistics_; // createStreams()
 };
 
 bool sameBounds(const std::vector<Bounds>& a, const std::vector<Bounds>& b) {
@@ -266,6 +303,86 @@ TEST_F(CApiParity, ChunkedContinuousDragIsTheCppOneBitForBit) {
         << "segmentTolerance 0.02 and the default gave the same bytes: the field was not used";
     const ParityDrag cppDefault = dragCpp(kDefaultSegmentTolerance);
     EXPECT_TRUE(byDefault.frames.back().bytes == cppDefault.frames.back().bytes) << "0: C++'s default";
+}
+
+// A drag whose mesh has a mask and a statistics buffer: through both faces the
+// same bytes, vertices and statistics, every frame. Without the mask the C drag
+// moves other bytes (so the field was read), and a prewarm with the mesh features
+// through C builds what C++'s would.
+TEST_F(CApiParity, MaskAndStatisticsAreTheCppOnesBitForBit) {
+    upload(grid_.positions);
+    createStreams();
+    const ParityDrag cpp = dragCpp(0.02, {true, true});
+    const ParityDrag c = dragC(0.02, {true, true});
+    ASSERT_EQ(cpp.frames.size(), c.frames.size());
+    for (size_t f = 0; f < cpp.frames.size(); ++f) {
+        SCOPED_TRACE("frame " + std::to_string(f));
+        EXPECT_EQ(c.frames[f].verticesSolved, cpp.frames[f].verticesSolved);
+        EXPECT_TRUE(c.frames[f].bytes == cpp.frames[f].bytes) << "the vertex buffer differs between the faces";
+        EXPECT_TRUE(c.frames[f].statistics == cpp.frames[f].statistics) << "the statistics differ between the faces";
+    }
+    EXPECT_FALSE(c.frames.back().statistics == std::string(statistics_.size, '\xFF')) << "no statistics written";
+    const ParityDrag unmasked = dragC(0.02, {false, true});
+    EXPECT_FALSE(unmasked.frames.back().bytes == c.frames.back().bytes) << "the mask changed nothing";
+    EXPECT_FALSE(unmasked.frames.back().statistics == c.frames.back().statistics);
+
+    SfContext context = adoptParity();
+    ASSERT_TRUE(context);
+    const ParityTools tools(stroke_);
+    SfPrewarmInfo prewarm;
+    SF_INIT_STRUCT(&prewarm);
+    prewarm.toolSetCount = 1;
+    prewarm.toolSets = &tools.info;
+    uint32_t plain = 0, featured = 0;
+    ASSERT_EQ(sfPrewarmLiveMoves(context, &prewarm, &plain), SF_SUCCESS) << sfGetLastError(context);
+    prewarm.mask = prewarm.statistics = 1;
+    ASSERT_EQ(sfPrewarmLiveMoves(context, &prewarm, &featured), SF_SUCCESS) << sfGetLastError(context);
+    EXPECT_GT(featured, 0u) << "a mask and statistics take pipelines of their own";
+    LiveMoveOptions options;
+    options.solver = parityLiveOptions();
+    EXPECT_EQ(prewarmLiveMoves(*context->context, {&stroke_, 1}, options, MeshFeatures{true, true}), 0u)
+        << "the C++ prewarm with the same features found pipelines to build";
+    prewarm.structSize = uint32_t(offsetof(SfPrewarmInfo, mask)); // its first version: no features
+    EXPECT_EQ(sfPrewarmLiveMoves(context, &prewarm, &featured), SF_SUCCESS) << sfGetLastError(context);
+    prewarm.structSize = uint32_t(offsetof(SfPrewarmInfo, tolerance));
+    EXPECT_EQ(sfPrewarmLiveMoves(context, &prewarm, &featured), SF_ERROR_INVALID_STRUCT_SIZE);
+    sfDestroyContext(context);
+}
+
+// A mask or statistics buffer too small for the mesh, or a bad mask stride: its
+// code and text, no handle. A structSize that ends before them ignores them.
+TEST_F(CApiParity, MaskAndStatisticsOutOfTheirBuffersAreRefused) {
+    upload(grid_.positions);
+    createStreams();
+    SfContext context = adoptParity();
+    ASSERT_TRUE(context);
+    const std::vector<SfMeshChunk> chunks = cChunks();
+    SfLiveMoveCreateInfo info = liveInfo(chunks, 0.0);
+    info.mask = {mask_.buffer, kParityMaskOffset, 8};
+    info.maskBufferSize = mask_.size - 5;
+    info.statistics = statistics_.buffer;
+    SfLiveMove live = nullptr;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("maskBufferSize"), std::string::npos)
+        << sfGetLastError(context);
+    info.maskBufferSize = mask_.size - 4; // the last value's 4 bytes still fit: stride 8 leaves 4 spare
+    info.statisticsBufferSize = statistics_.size - 1;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("statisticsBufferSize"), std::string::npos)
+        << sfGetLastError(context);
+    info.statisticsBufferSize = statistics_.size;
+    info.mask.stride = 2;
+    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(sfGetLastError(context)).find("mask.stride"), std::string::npos) << sfGetLastError(context);
+    EXPECT_EQ(live, nullptr);
+    info.structSize = uint32_t(offsetof(SfLiveMoveCreateInfo, mask)); // older headers: no mask, no statistics
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    sfDestroyLiveMove(live);
+    info.structSize = sizeof info;
+    info.mask.stride = 8;
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    sfDestroyLiveMove(live);
+    sfDestroyContext(context);
 }
 
 // Chunk bounds set through C steer what a frame solves: every box moved far away

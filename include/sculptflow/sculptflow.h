@@ -51,10 +51,12 @@
  *     (offsetof(SfSolveInfo, cpuThreads));
  *   SfLiveMoveCreateInfo: up to and including `tolerance`, as in 0.1.0
  *     (offsetof(SfLiveMoveCreateInfo, positionsBufferSize));
- *   SfPrewarmInfo: its sizeof (it came after 0.1.0).
+ *   SfPrewarmInfo (it came after 0.1.0): up to and including `tolerance`
+ *     (offsetof(SfPrewarmInfo, mask)).
  * The fields added since 0.1.0 are marked "Added after 0.1.0"; a structSize that
  * ends before any of them leaves them zero, their default.
- * SfTool, SfPose, SfVertexStream and SfMeshChunk are array or member elements
+ * SfTool, SfPose, SfVertexStream, SfScalarStream, SfMeshChunk and
+ * SfVertexStatistics are array or member elements
  * without a size: their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
  *
  * Threads (as the C++ Context and LiveMove; "externally synchronized" as in
@@ -304,6 +306,31 @@ typedef struct SfVertexStream {
     uint32_t stride;     /* a multiple of 4, at least 12 */
 } SfVertexStream;
 
+/* A float per vertex in one of the renderer's buffers, a mask (C++: ScalarStream).
+ * Member element: its layout stays within a major version. Added after 0.1.0. */
+typedef struct SfScalarStream {
+    VkBuffer buffer;
+    VkDeviceSize offset; /* bytes to vertex 0's value; a multiple of 4 */
+    uint32_t stride;     /* a multiple of 4, at least 4 */
+} SfScalarStream;
+
+/* What a solved frame writes for each vertex it visits into
+ * SfLiveMoveCreateInfo::statistics, at byte 16 × vertex (C++: VertexStatistics).
+ * Added after 0.1.0. */
+typedef struct SfVertexStatistics {
+    uint32_t flags; /* SF_VERTEX_* bits */
+    uint32_t acceptedSteps;
+    uint32_t rejectedSteps;
+    uint32_t evaluations;
+} SfVertexStatistics;
+
+#define SF_VERTEX_MIN_STEP_CLAMPED 1u /* a step at the smallest size was accepted over tolerance */
+#define SF_VERTEX_ITERATION_CAP 2u    /* the attempt budget ran out */
+#define SF_VERTEX_NON_FINITE 4u       /* input or state not finite: output = input */
+#define SF_VERTEX_CULLED 8u           /* out of every tool's reach, or masked (0): not integrated */
+#define SF_VERTEX_FOLDED 16u          /* volume change <= 0 */
+#define SF_VERTEX_UNVERIFIED 32u      /* not certified within the tolerance */
+
 /* A range of vertices (a meshed voxel block) and a box holding them, in voxels
  * (C++: MeshChunk). Array element: its layout stays within a major version. */
 typedef struct SfMeshChunk {
@@ -339,6 +366,22 @@ typedef struct SfLiveMoveCreateInfo {
     /* SF_MOVE_MODE_CONTINUOUS: voxels each frame's segment is solved to (C++:
      * update()'s segmentTolerance); 0: the default, 0.1 voxel over 100 frames. */
     double segmentTolerance;
+    /* Added after 0.1.0, after the fields above (a structSize ending at
+     * segmentTolerance leaves them 0): */
+    /* Optional (null buffer): the sculpt's mask (C++: RendererMesh::mask), read
+     * by every solved frame, so the renderer may paint it between frames; needs
+     * STORAGE_BUFFER usage and must outlive the live move. A value scales its
+     * vertex's displacement; 0 freezes it bit for bit. Clamped to [0, 1]; NaN
+     * freezes. maskBufferSize: as positionsBufferSize, the last value
+     * (offset + (vertexCount - 1) × stride + 4 bytes) within it; 0: not checked. */
+    SfScalarStream mask;
+    VkDeviceSize maskBufferSize;
+    /* Optional (null): a debug output (C++: RendererMesh::statistics). Every solved
+     * frame writes each vertex it visits an SfVertexStatistics at byte 16 × vertex;
+     * vertices of chunks not solved keep their last values. STORAGE_BUFFER usage,
+     * at least 16 × vertexCount bytes (statisticsBufferSize, checked; 0: not given). */
+    VkBuffer statistics;
+    VkDeviceSize statisticsBufferSize;
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
@@ -421,6 +464,11 @@ typedef struct SfPrewarmInfo {
     const SfTools* toolSets;
     SfMethod method;
     double tolerance; /* 0: 0.1 */
+    /* Added after the fields above (a structSize ending at `tolerance` leaves them
+     * 0): the live moves' meshes have a mask / a statistics buffer, which take
+     * pipelines of their own (C++: MeshFeatures). */
+    SfBool32 mask;
+    SfBool32 statistics;
 } SfPrewarmInfo;
 
 /* At load time: builds every pipeline the SfLiveMoves of `context` need to begin
