@@ -26,6 +26,9 @@ MeshChunk meshChunk(const SfMeshChunk& in) {
 // 0.1.0's SfLiveMoveCreateInfo ended at `tolerance`; the buffer sizes came after.
 constexpr size_t kLiveMoveCreateInfoMinimumSize = offsetof(SfLiveMoveCreateInfo, positionsBufferSize);
 
+// 0.1.0's SfRecordReport ended at verticesSolved; chunksSnapshotted came after.
+constexpr size_t kRecordReportMinimumSize = offsetof(SfRecordReport, chunksSnapshotted);
+
 // A stream's last vertex ends within its buffer of `size` bytes (0: not given).
 void requireWithin(const SfVertexStream& in, uint32_t vertexCount, VkDeviceSize size, const char* name) {
     if (size == 0 || !in.buffer || vertexCount == 0) return;
@@ -144,9 +147,10 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: live is NULL");
     if (!commands) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: commands is VK_NULL_HANDLE");
     if (!report) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: report is NULL");
-    if (report->structSize < sizeof(SfRecordReport))
+    if (report->structSize < kRecordReportMinimumSize)
         return refuse(live, SF_ERROR_INVALID_STRUCT_SIZE,
-                      "SfRecordReport.structSize is smaller than sizeof(SfRecordReport)");
+                      "SfRecordReport.structSize is smaller than its first version's size "
+                      "(offsetof(SfRecordReport, chunksSnapshotted))");
     RecordSync recordSync;
     if (sync) {
         SfRecordSync in{};
@@ -166,6 +170,8 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     report->chunksRestored = r.chunksRestored;
     report->chunksTotal = r.chunksTotal;
     report->verticesSolved = r.verticesSolved;
+    if (report->structSize >= offsetof(SfRecordReport, chunksSnapshotted) + sizeof(uint32_t))
+        report->chunksSnapshotted = r.chunksSnapshotted;
     return SF_SUCCESS;
 }
 

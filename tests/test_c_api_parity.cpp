@@ -99,6 +99,7 @@ struct ParityFrame {
     uint64_t verticesSolved = 0;
     std::string bytes;
     std::string statistics; // the statistics buffer's bytes, when the drag has one
+    uint32_t chunksSnapshotted = 0;
     bool operator==(const ParityFrame&) const = default;
 };
 
@@ -106,6 +107,8 @@ struct ParityFrame {
 struct ParityDrag {
     std::vector<ParityFrame> frames;
     std::vector<Bounds> boundsAfter; // every chunk's, once the committed move is over
+    std::vector<uint32_t> changed;   // the committed move's changed chunks
+    std::string undoCopy;            // the undo copy's buffer after it
 };
 
 // The optional streams a drag's mesh carries (the fixture's buffers).
@@ -143,8 +146,16 @@ protected:
 
     ParityFrame parityFrame(const RecordReport& r) const {
         return {r.recorded, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved, bytes(),
-                statisticsBytes()};
+                statisticsBytes(), r.chunksSnapshotted};
     }
+
+    // A buffer the size of the vertex buffer for the undo copy, zeroed.
+    test::TestRenderer::Buffer& undoBuffer() {
+        undo_ = renderer_->createBuffer(vertices_.size, test::TestRenderer::kVertexUsage);
+        std::memset(undo_.mapped, 0, undo_.size);
+        return undo_;
+    }
+    std::string undoBytes() const { return std::string(static_cast<const char*>(undo_.mapped), undo_.size); }
 
     // A mask (one float a vertex, stride 8, after 12 bytes: zeros, fractions and
     // ones across the tool) and a statistics buffer, for drags that ask for them.
@@ -193,6 +204,11 @@ protected:
         live.commit();
         frame();
         for (size_t c = 0; c < live.chunkCount(); ++c) drag.boundsAfter.push_back(live.chunkBounds(c));
+        drag.changed.assign(live.changedChunks().begin(), live.changedChunks().end());
+        const VkBuffer undo = undoBuffer().buffer;
+        EXPECT_TRUE(live.recordUndoCopy(renderer_->begin(), undo)) << live.lastError();
+        renderer_->submitAndWait();
+        drag.undoCopy = undoBytes();
         return drag;
     }
 
@@ -246,7 +262,7 @@ protected:
             renderer_->submitAndWait();
             EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS) << sfLiveMoveGetLastError(live);
             drag.frames.push_back({r.recorded != 0, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved,
-                                   bytes(), statisticsBytes()});
+                                   bytes(), statisticsBytes(), r.chunksSnapshotted});
         };
         for (size_t index : frameIndices_) {
             const SfPose posesB = parityPose(posesAt(index)[0]);
@@ -261,6 +277,15 @@ protected:
             EXPECT_EQ(sfLiveMoveGetChunkBounds(live, c, &bounds.min.x, &bounds.max.x), SF_SUCCESS);
             drag.boundsAfter.push_back(bounds);
         }
+        uint32_t changedCount = 0;
+        EXPECT_EQ(sfLiveMoveGetChangedChunks(live, &changedCount, nullptr), SF_SUCCESS);
+        drag.changed.resize(changedCount);
+        EXPECT_EQ(sfLiveMoveGetChangedChunks(live, &changedCount, drag.changed.data()), SF_SUCCESS);
+        const VkBuffer undo = undoBuffer().buffer;
+        EXPECT_EQ(sfLiveMoveRecordUndoCopy(live, renderer_->begin(), undo, VK_NULL_HANDLE), SF_SUCCESS)
+            << sfLiveMoveGetLastError(live);
+        renderer_->submitAndWait();
+        drag.undoCopy = undoBytes();
         sfDestroyLiveMove(live);
         sfDestroyContext(context);
         return drag;
@@ -269,6 +294,7 @@ protected:
     ChunkedMesh grid_;
     std::vector<size_t> frameIndices_;
     test::TestRenderer::Buffer mask_, statistics_; // createStreams()
+    test::TestRenderer::Buffer undo_;              // undoBuffer()
 };
 
 bool sameBounds(const std::vector<Bounds>& a, const std::vector<Bounds>& b) {
@@ -381,6 +407,76 @@ TEST_F(CApiParity, MaskAndStatisticsOutOfTheirBuffersAreRefused) {
     info.structSize = sizeof info;
     info.mask.stride = 8;
     ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    sfDestroyLiveMove(live);
+    sfDestroyContext(context);
+}
+
+// The undo of a committed drag through both faces: each frame's snapshotted
+// chunks, the changed chunks and the undo copy's bytes, bit for bit.
+TEST_F(CApiParity, UndoCopyAndChangedChunksAreTheCppOnesBitForBit) {
+    const ParityDrag cpp = dragCpp(0.02);
+    const ParityDrag c = dragC(0.02);
+    ASSERT_EQ(cpp.frames.size(), c.frames.size());
+    for (size_t f = 0; f < cpp.frames.size(); ++f)
+        EXPECT_EQ(c.frames[f].chunksSnapshotted, cpp.frames[f].chunksSnapshotted) << "frame " << f;
+    EXPECT_GT(cpp.frames[0].chunksSnapshotted, 0u) << "the grab's frame copies its chunks aside";
+    EXPECT_EQ(c.changed, cpp.changed);
+    EXPECT_FALSE(cpp.changed.empty());
+    EXPECT_LT(cpp.changed.size(), grid_.chunks.size()) << "only the chunks in reach changed";
+    EXPECT_TRUE(c.undoCopy == cpp.undoCopy) << "the undo copies differ between the faces";
+    EXPECT_FALSE(cpp.undoCopy == std::string(cpp.undoCopy.size(), '\0')) << "nothing was copied";
+}
+
+// The undo calls' refusals, their codes one to one with C++'s false: outside the
+// window (a move open), no copy buffer, too little room; nothing written.
+TEST_F(CApiParity, UndoOutsideItsWindowIsRefused) {
+    upload(grid_.positions);
+    SfContext context = adoptParity();
+    ASSERT_TRUE(context);
+    const std::vector<SfMeshChunk> chunks = cChunks();
+    const SfLiveMoveCreateInfo info = liveInfo(chunks, 0.0);
+    SfLiveMove live = nullptr;
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    LiveMove cppLive(*context_, rendererMesh(grid_.triangles, grid_.chunks));
+    const VkBuffer undo = undoBuffer().buffer;
+    uint32_t count = 7;
+    EXPECT_EQ(sfLiveMoveGetChangedChunks(live, &count, nullptr), SF_SUCCESS);
+    EXPECT_EQ(count, 0u) << "no committed move yet";
+    EXPECT_EQ(sfLiveMoveGetChangedChunks(live, nullptr, nullptr), SF_ERROR_INVALID_ARGUMENT);
+    const ParityTools tools(stroke_);
+    const SfPose posesA = parityPose(firstPoses()[0]), posesB = parityPose(lastPoses()[0]);
+    ASSERT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS);
+    cppLive.begin(stroke_, firstPoses());
+    VkCommandBuffer commands = renderer_->begin();
+    EXPECT_EQ(sfLiveMoveRecordUndoCopy(live, commands, undo, VK_NULL_HANDLE), SF_ERROR_INVALID_STATE);
+    EXPECT_FALSE(cppLive.recordUndoCopy(commands, undo));
+    EXPECT_EQ(std::string(sfLiveMoveGetLastError(live)), cppLive.lastError()) << "the same text";
+    EXPECT_EQ(sfLiveMoveRecordUndoCopy(live, commands, VK_NULL_HANDLE, VK_NULL_HANDLE), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(sfLiveMoveRecordUndoCopy(live, VK_NULL_HANDLE, undo, VK_NULL_HANDLE), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(sfLiveMoveRecordUndoCopy(nullptr, commands, undo, VK_NULL_HANDLE), SF_ERROR_INVALID_ARGUMENT);
+    renderer_->submitAndWait();
+    cppLive.cancel();
+
+    // Commit a move, then ask for its chunks with too little room.
+    ASSERT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+    ASSERT_EQ(sfLiveMoveCommit(live), SF_SUCCESS);
+    SfRecordReport r;
+    do { // frames until the move is over
+        SF_INIT_STRUCT(&r);
+        ASSERT_EQ(sfLiveMoveRecord(live, renderer_->begin(), nullptr, &r), SF_SUCCESS);
+        renderer_->submitAndWait();
+        ASSERT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
+    } while (r.recorded);
+    ASSERT_EQ(sfLiveMoveGetChangedChunks(live, &count, nullptr), SF_SUCCESS);
+    ASSERT_GT(count, 0u);
+    std::vector<uint32_t> some(count, 99u);
+    uint32_t room = count - 1;
+    EXPECT_EQ(sfLiveMoveGetChangedChunks(live, &room, some.data()), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(room, count - 1) << "a refused call writes nothing";
+    EXPECT_EQ(some, std::vector<uint32_t>(count, 99u));
+    room = count + 3;
+    EXPECT_EQ(sfLiveMoveGetChangedChunks(live, &room, some.data()), SF_SUCCESS);
+    EXPECT_EQ(room, count);
     sfDestroyLiveMove(live);
     sfDestroyContext(context);
 }

@@ -21,7 +21,9 @@
  *                     pipelines): INVALID_ARGUMENT, INVALID_STRUCT_SIZE,
  *                     OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY, DEVICE,
  *                     INITIALIZATION_FAILED; sfLiveMoveBegin also INVALID_STATE;
- *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds: INVALID_ARGUMENT;
+ *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds, sfLiveMoveGetChangedChunks:
+ *                     INVALID_ARGUMENT;
+ *   sfLiveMoveRecordUndoCopy: INVALID_ARGUMENT, INVALID_STATE;
  *   sfLiveMoveUpdate, sfLiveMoveRecord, sfLiveMoveSubmitted, sfLiveMoveCommit,
  *   sfLiveMoveCancel: INVALID_ARGUMENT, INVALID_STRUCT_SIZE, INVALID_STATE (they
  *                     allocate nothing and call no fallible Vulkan command; a lost
@@ -45,8 +47,11 @@
  * the end of a struct (not into chained extension structs: each addition so far
  * is a value or two that every caller may leave zero, and one flat struct keeps
  * a C# or Rust binding a single declaration). Minimum sizes (the first version's):
- *   SfContextCreateInfo, SfTools, SfRecordSync, SfRecordReport: their sizeof in
- *     0.1.0 (no field added since);
+ *   SfContextCreateInfo, SfTools, SfRecordSync: their sizeof in 0.1.0 (no
+ *     field added since);
+ *   SfRecordReport: up to and including `verticesSolved`, as in 0.1.0
+ *     (offsetof(SfRecordReport, chunksSnapshotted)); an output: the library
+ *     writes the fields its structSize covers and leaves the bytes past them alone;
  *   SfSolveInfo: up to and including `tolerance`, as in 0.1.0
  *     (offsetof(SfSolveInfo, cpuThreads));
  *   SfLiveMoveCreateInfo: up to and including `tolerance`, as in 0.1.0
@@ -409,6 +414,8 @@ typedef struct SfRecordReport {
     uint32_t chunksRestored;
     uint32_t chunksTotal;
     uint64_t verticesSolved;
+    /* Added after 0.1.0 (written only when structSize covers it): */
+    uint32_t chunksSnapshotted; /* solved for the first time in this move: their bytes copied aside first */
 } SfRecordReport;
 
 /* Validates the mesh and allocates everything a frame needs; submits nothing.
@@ -451,6 +458,30 @@ SCULPTFLOW_API SfResult sfLiveMoveGetChunkBounds(SfLiveMove live, uint32_t chunk
                                                  float boundsMax[3]);
 SCULPTFLOW_API SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float boundsMin[3],
                                                  const float boundsMax[3]);
+
+/* Undo (C++: LiveMove::changedChunks, recordUndoCopy). Once a committed move is
+ * over (its last frame acknowledged) and until the next sfLiveMoveBegin: the
+ * chunks it changed, ascending (chunk 0 for a mesh given without chunks); none
+ * during a move or after a cancel. Added after 0.1.0; neither allocates. */
+/* `chunks` NULL: sets *count to how many there are. Otherwise *count is the room
+ * in `chunks`: writes them and sets *count to how many it wrote, or, with too
+ * little room, SF_ERROR_INVALID_ARGUMENT and nothing written. */
+SCULPTFLOW_API SfResult sfLiveMoveGetChangedChunks(SfLiveMove live, uint32_t* count, uint32_t* chunks);
+/* Records into `commands` (outside a render pass) a copy of the changed chunks'
+ * pre-grab bytes of the position span (and of the normal span, when the normals
+ * are in a buffer of their own) into `positionsCopy` (and `normalsCopy`,
+ * optional): the renderer's buffers, TRANSFER_DST usage, at least as large as the
+ * mesh's up to the spans' ends, receiving the bytes at the offsets they have in
+ * the mesh's buffers. Per chunk the bytes run from its first vertex's first
+ * attribute to its last vertex's last, interleaved attributes included as they
+ * were when the move first reached the chunk. Starts with a barrier after the
+ * library's writes; the renderer orders its own accesses to the copies (transfer
+ * writes). Changes no state: a dropped frame records it again.
+ * SF_ERROR_INVALID_STATE outside the window above; SF_ERROR_INVALID_ARGUMENT
+ * without commands or positionsCopy. Externally synchronized with the live move's
+ * other calls and with the command buffer's pool. */
+SCULPTFLOW_API SfResult sfLiveMoveRecordUndoCopy(SfLiveMove live, VkCommandBuffer commands, VkBuffer positionsCopy,
+                                                 VkBuffer normalsCopy);
 
 /* ---- Load time (C++: prewarmLiveMoves) ---- */
 
