@@ -26,6 +26,10 @@ MeshChunk meshChunk(const SfMeshChunk& in) {
 // 0.1.0's SfLiveMoveCreateInfo ended at `tolerance`; the buffer sizes came after.
 constexpr size_t kLiveMoveCreateInfoMinimumSize = offsetof(SfLiveMoveCreateInfo, positionsBufferSize);
 
+static_assert(SF_MAX_RECORD_ACCESSES == kMaxRecordAccesses && SF_MAX_OWNERSHIP_TRANSFERS == kMaxOwnershipTransfers);
+
+SfBufferAccess bufferAccess(const BufferAccess& in) { return {in.buffer, in.offset, in.size, in.stages, in.accesses}; }
+
 // 0.1.0's SfRecordReport ended at verticesSolved; chunksSnapshotted came after.
 constexpr size_t kRecordReportMinimumSize = offsetof(SfRecordReport, chunksSnapshotted);
 
@@ -155,12 +159,15 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     if (sync) {
         SfRecordSync in{};
         const SfResult read = guarded(live->lastError, [&] {
-            in = readStruct(sync, sizeof(SfRecordSync), "SfRecordSync");
+            // 0.1.0's SfRecordSync ended at afterAccesses; the render graph and async compute came after.
+            in = readStruct(sync, offsetof(SfRecordSync, renderGraph), "SfRecordSync");
             return SF_SUCCESS;
         });
         if (read != SF_SUCCESS) return read;
         recordSync.before = {in.beforeStages, in.beforeAccesses};
         recordSync.after = {in.afterStages, in.afterAccesses};
+        recordSync.renderGraph = in.renderGraph != 0;
+        if (in.asyncCompute) recordSync.drawQueueFamily = in.drawQueueFamily;
     }
     const RecordReport r = live->live->record(commands, recordSync);
     // Only the bytes this library knows: a newer caller's later fields stay as they were.
@@ -172,6 +179,12 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     report->verticesSolved = r.verticesSolved;
     if (report->structSize >= offsetof(SfRecordReport, chunksSnapshotted) + sizeof(uint32_t))
         report->chunksSnapshotted = r.chunksSnapshotted;
+    if (report->structSize >= offsetof(SfRecordReport, transfers) + sizeof report->transfers) {
+        report->accessCount = r.accessCount;
+        for (uint32_t i = 0; i < kMaxRecordAccesses; ++i) report->accesses[i] = bufferAccess(r.accesses[i]);
+        report->transferCount = r.transferCount;
+        for (uint32_t i = 0; i < kMaxOwnershipTransfers; ++i) report->transfers[i] = bufferAccess(r.transfers[i]);
+    }
     return SF_SUCCESS;
 }
 

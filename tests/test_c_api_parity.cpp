@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -100,6 +101,7 @@ struct ParityFrame {
     std::string bytes;
     std::string statistics; // the statistics buffer's bytes, when the drag has one
     uint32_t chunksSnapshotted = 0;
+    std::string accesses, transfers; // the report's lists, field by field
     bool operator==(const ParityFrame&) const = default;
 };
 
@@ -115,7 +117,21 @@ struct ParityDrag {
 struct ParityStreams {
     bool mask = false;
     bool statistics = false;
+    bool renderGraph = false; // every frame recorded for a render graph
 };
+
+// A report's access or transfer list as bytes, field by field (no padding); each
+// drag has a vertex buffer of its own, so it stands as "vertices".
+std::string parityAccessBytes(std::span<const BufferAccess> list, VkBuffer vertices) {
+    std::string out;
+    auto put = [&](const auto& value) { out.append(reinterpret_cast<const char*>(&value), sizeof value); };
+    for (const BufferAccess& a : list) {
+        if (a.buffer == vertices) out += "vertices";
+        else put(a.buffer);
+        put(a.offset), put(a.size), put(a.stages), put(a.accesses);
+    }
+    return out;
+}
 
 class CApiParity : public test::LiveMoveFixture {
 protected:
@@ -146,7 +162,8 @@ protected:
 
     ParityFrame parityFrame(const RecordReport& r) const {
         return {r.recorded, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved, bytes(),
-                statisticsBytes(), r.chunksSnapshotted};
+                statisticsBytes(), r.chunksSnapshotted, parityAccessBytes(r.accessList(), vertices_.buffer),
+                parityAccessBytes(r.transferList(), vertices_.buffer)};
     }
 
     // A buffer the size of the vertex buffer for the undo copy, zeroed.
@@ -192,7 +209,9 @@ protected:
         ParityDrag drag;
         auto frame = [&] {
             VkCommandBuffer commands = renderer_->begin();
-            const RecordReport r = live.record(commands);
+            RecordSync sync;
+            sync.renderGraph = streams.renderGraph;
+            const RecordReport r = live.record(commands, sync);
             renderer_->submitAndWait();
             EXPECT_TRUE(live.submitted(r.ticket)) << live.lastError();
             drag.frames.push_back(parityFrame(r));
@@ -258,11 +277,22 @@ protected:
             VkCommandBuffer commands = renderer_->begin();
             SfRecordReport r;
             SF_INIT_STRUCT(&r);
-            EXPECT_EQ(sfLiveMoveRecord(live, commands, nullptr, &r), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+            SfRecordSync sync;
+            SF_INIT_STRUCT(&sync);
+            sync.renderGraph = streams.renderGraph;
+            EXPECT_EQ(sfLiveMoveRecord(live, commands, &sync, &r), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+            std::vector<BufferAccess> accesses, transfers;
+            for (uint32_t i = 0; i < r.accessCount; ++i)
+                accesses.push_back({r.accesses[i].buffer, r.accesses[i].offset, r.accesses[i].size,
+                                    r.accesses[i].stages, r.accesses[i].accesses});
+            for (uint32_t i = 0; i < r.transferCount; ++i)
+                transfers.push_back({r.transfers[i].buffer, r.transfers[i].offset, r.transfers[i].size,
+                                     r.transfers[i].stages, r.transfers[i].accesses});
             renderer_->submitAndWait();
             EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS) << sfLiveMoveGetLastError(live);
             drag.frames.push_back({r.recorded != 0, r.chunksSolved, r.chunksRestored, r.chunksTotal, r.verticesSolved,
-                                   bytes(), statisticsBytes(), r.chunksSnapshotted});
+                                   bytes(), statisticsBytes(), r.chunksSnapshotted, parityAccessBytes(accesses, vertices_.buffer),
+                                   parityAccessBytes(transfers, vertices_.buffer)});
         };
         for (size_t index : frameIndices_) {
             const SfPose posesB = parityPose(posesAt(index)[0]);
@@ -425,6 +455,49 @@ TEST_F(CApiParity, UndoCopyAndChangedChunksAreTheCppOnesBitForBit) {
     EXPECT_LT(cpp.changed.size(), grid_.chunks.size()) << "only the chunks in reach changed";
     EXPECT_TRUE(c.undoCopy == cpp.undoCopy) << "the undo copies differ between the faces";
     EXPECT_FALSE(cpp.undoCopy == std::string(cpp.undoCopy.size(), '\0')) << "nothing was copied";
+}
+
+// A render-graph drag with a mask and statistics through both faces: each frame's
+// access list and transfer list, and the bytes, bit for bit; a 0.1.0-sized
+// SfRecordSync and SfRecordReport are taken, and the report's newer fields are
+// left alone.
+TEST_F(CApiParity, RenderGraphAccessListsAreTheCppOnesBitForBit) {
+    upload(grid_.positions);
+    createStreams();
+    const ParityDrag cpp = dragCpp(0.02, {true, true, true});
+    const ParityDrag c = dragC(0.02, {true, true, true});
+    ASSERT_EQ(cpp.frames.size(), c.frames.size());
+    for (size_t f = 0; f < cpp.frames.size(); ++f) {
+        SCOPED_TRACE("frame " + std::to_string(f));
+        EXPECT_TRUE(c.frames[f].accesses == cpp.frames[f].accesses) << "the access lists differ";
+        EXPECT_TRUE(c.frames[f].transfers == cpp.frames[f].transfers) << "the transfer lists differ";
+        EXPECT_TRUE(c.frames[f].bytes == cpp.frames[f].bytes);
+    }
+    EXPECT_FALSE(cpp.frames[0].accesses.empty()) << "a solved frame accesses the renderer's buffers";
+    EXPECT_FALSE(cpp.frames[0].transfers.empty());
+
+    SfContext context = adoptParity();
+    ASSERT_TRUE(context);
+    const std::vector<SfMeshChunk> chunks = cChunks();
+    const SfLiveMoveCreateInfo info = liveInfo(chunks, 0.0);
+    SfLiveMove live = nullptr;
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    SfRecordSync sync;
+    SF_INIT_STRUCT(&sync);
+    sync.structSize = uint32_t(offsetof(SfRecordSync, renderGraph));
+    sync.renderGraph = 1; // past its structSize: not read
+    SfRecordReport r;
+    std::memset(&r, 0xCD, sizeof r);
+    r.structSize = uint32_t(offsetof(SfRecordReport, chunksSnapshotted));
+    EXPECT_EQ(sfLiveMoveRecord(live, renderer_->begin(), &sync, &r), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+    renderer_->submitAndWait();
+    EXPECT_EQ(r.recorded, 0u) << "no move: nothing to record";
+    EXPECT_EQ(r.accessCount, 0xCDCDCDCDu) << "a field past the report's structSize was written";
+    sync.structSize = uint32_t(offsetof(SfRecordSync, afterAccesses));
+    EXPECT_EQ(sfLiveMoveRecord(live, renderer_->begin(), &sync, &r), SF_ERROR_INVALID_STRUCT_SIZE);
+    renderer_->submitAndWait();
+    sfDestroyLiveMove(live);
+    sfDestroyContext(context);
 }
 
 // The undo calls' refusals, their codes one to one with C++'s false: outside the

@@ -47,8 +47,9 @@
  * the end of a struct (not into chained extension structs: each addition so far
  * is a value or two that every caller may leave zero, and one flat struct keeps
  * a C# or Rust binding a single declaration). Minimum sizes (the first version's):
- *   SfContextCreateInfo, SfTools, SfRecordSync: their sizeof in 0.1.0 (no
- *     field added since);
+ *   SfContextCreateInfo, SfTools: their sizeof in 0.1.0 (no field added since);
+ *   SfRecordSync: up to and including `afterAccesses`, as in 0.1.0
+ *     (offsetof(SfRecordSync, renderGraph));
  *   SfRecordReport: up to and including `verticesSolved`, as in 0.1.0
  *     (offsetof(SfRecordReport, chunksSnapshotted)); an output: the library
  *     writes the fields its structSize covers and leaves the bytes past them alone;
@@ -60,8 +61,8 @@
  *     (offsetof(SfPrewarmInfo, mask)).
  * The fields added since 0.1.0 are marked "Added after 0.1.0"; a structSize that
  * ends before any of them leaves them zero, their default.
- * SfTool, SfPose, SfVertexStream, SfScalarStream, SfMeshChunk and
- * SfVertexStatistics are array or member elements
+ * SfTool, SfPose, SfVertexStream, SfScalarStream, SfMeshChunk,
+ * SfVertexStatistics and SfBufferAccess are array or member elements
  * without a size: their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
  *
  * Threads (as the C++ Context and LiveMove; "externally synchronized" as in
@@ -403,7 +404,38 @@ typedef struct SfRecordSync {
     VkAccessFlags2 beforeAccesses;
     VkPipelineStageFlags2 afterStages;  /* its later accesses that wait for record()'s writes */
     VkAccessFlags2 afterAccesses;
+    /* Added after 0.1.0 (a structSize ending at afterAccesses leaves them 0): */
+    /* 1: a render graph places the barriers. sfLiveMoveRecord places none at its
+     * edges for the renderer's buffers (one from its compute/transfer stages to
+     * themselves stays first: it orders the library's own buffers after the
+     * previous frame) and lists each range it reads or writes in
+     * SfRecordReport::accesses (ownership transfers too, for the ranges of
+     * SfRecordReport::transfers). The scopes above and the async compute below are
+     * then ignored. (C++: RecordSync::renderGraph.) */
+    SfBool32 renderGraph;
+    /* 1: async compute (C++: RecordSync::drawQueueFamily): the context's queue is
+     * of another family than the draws', drawQueueFamily. With EXCLUSIVE buffers
+     * the record begins by acquiring each range of SfRecordReport::transfers from
+     * that family and ends by releasing it back; the renderer records the matching
+     * release before (in a submission the compute one waits for by a semaphore)
+     * and acquire after. 0 (the default): the context's family, or CONCURRENT
+     * buffers, which semaphores alone order. A flag, as family 0 is a family. */
+    SfBool32 asyncCompute;
+    uint32_t drawQueueFamily; /* read with asyncCompute; a family of the device */
 } SfRecordSync;
+
+/* A range of one of the renderer's buffers a recorded frame accesses, with its
+ * stages and accesses (flags Vulkan 1.2 shares: they fit VkPipelineStageFlags and
+ * VkAccessFlags too). C++: BufferAccess. Array element. Added after 0.1.0. */
+typedef struct SfBufferAccess {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    VkDeviceSize size;
+    VkPipelineStageFlags2 stages;
+    VkAccessFlags2 accesses;
+} SfBufferAccess;
+#define SF_MAX_RECORD_ACCESSES 6u     /* the spans' copies, positions, normals, mask, statistics */
+#define SF_MAX_OWNERSHIP_TRANSFERS 4u /* positions, normals, mask, statistics, merged where they overlap */
 
 /* What one sfLiveMoveRecord put into the command buffer. The caller sets structSize. */
 typedef struct SfRecordReport {
@@ -416,6 +448,15 @@ typedef struct SfRecordReport {
     uint64_t verticesSolved;
     /* Added after 0.1.0 (written only when structSize covers it): */
     uint32_t chunksSnapshotted; /* solved for the first time in this move: their bytes copied aside first */
+    /* Every range of the renderer's buffers the frame reads or writes, whatever
+     * the SfRecordSync: what a render graph places its barriers for. */
+    uint32_t accessCount;
+    SfBufferAccess accesses[SF_MAX_RECORD_ACCESSES];
+    /* The ranges that cross queue families with async compute (the same every
+     * frame; stages and accesses on the library's side): the renderer's release
+     * before and acquire after name exactly these. */
+    uint32_t transferCount;
+    SfBufferAccess transfers[SF_MAX_OWNERSHIP_TRANSFERS];
 } SfRecordReport;
 
 /* Validates the mesh and allocates everything a frame needs; submits nothing.
