@@ -98,6 +98,7 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         mesh.statistics = in.statistics;
         LiveMoveOptions options;
         options.solver = solverOptions(in.method, in.tolerance);
+        options.timestamps = in.noTimestamps == 0;
         auto handle = std::make_unique<SfLiveMove_T>();
         handle->context = context;
         if (in.segmentTolerance != 0.0) handle->segmentTolerance = in.segmentTolerance;

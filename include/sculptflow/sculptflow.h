@@ -47,7 +47,9 @@
  * the end of a struct (not into chained extension structs: each addition so far
  * is a value or two that every caller may leave zero, and one flat struct keeps
  * a C# or Rust binding a single declaration). Minimum sizes (the first version's):
- *   SfContextCreateInfo, SfTools: their sizeof in 0.1.0 (no field added since);
+ *   SfTools: its sizeof in 0.1.0 (no field added since);
+ *   SfContextCreateInfo: up to and including `logUserData`, as in 0.1.0
+ *     (offsetof(SfContextCreateInfo, objectNamePrefix));
  *   SfRecordSync: up to and including `afterAccesses`, as in 0.1.0
  *     (offsetof(SfRecordSync, renderGraph));
  *   SfRecordReport: up to and including `verticesSolved`, as in 0.1.0
@@ -95,7 +97,7 @@
  *    sfGetLastVkResult and sfLiveMoveGetLastVkResult are kept with the text and
  *    replaced with it: each failure sets both.
  *  - sfGetDeviceName(context): until sfDestroyContext(context); "" for NULL is static.
- *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, triangles,
+ *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, objectNamePrefix, triangles,
  *    chunks, tools, toolSets, poses, bounds) are read during the call only;
  *    Vulkan handles and allocationCallbacks given to sfCreateContext must
  *    outlive the context, the buffers given to sfCreateLiveMove the live move
@@ -168,6 +170,14 @@ typedef void (*SfLogCallback)(void* userData, SfLogLevel level, const char* mess
 
 /* ---- Context ---- */
 
+/* Where the library keeps the buffers the GPU reads every run (C++: BufferPlacement). */
+typedef enum SfBufferPlacement {
+    SF_BUFFER_PLACEMENT_AUTO = 0,   /* MAPPED where host-visible memory spans the device-local heap, else STAGED */
+    SF_BUFFER_PLACEMENT_MAPPED = 1, /* host-visible and mapped for life */
+    SF_BUFFER_PLACEMENT_STAGED = 2, /* device-local only; uploads and readbacks through staging buffers */
+    SF_BUFFER_PLACEMENT_MAX_ENUM = 0x7FFFFFFF
+} SfBufferPlacement;
+
 /* Created by the library (instance null) or adopted from the renderer (instance,
  * physicalDevice, device and queue all given; they must outlive the context). */
 typedef struct SfContextCreateInfo {
@@ -193,6 +203,17 @@ typedef struct SfContextCreateInfo {
     const char* pipelineCacheFile;
     SfLogCallback logCallback; /* NULL: stderr */
     void* logUserData;
+    /* Added after 0.1.0 (a structSize ending at logUserData leaves them 0): */
+    /* NULL or "": no names. Else the library's buffers, pipelines and other
+     * objects get debug-utils names "<prefix>mesh input positions" and so on, so
+     * captures show them; needs VK_EXT_debug_utils on the instance (a created
+     * context with validation has it), ignored where it is not. Read here. */
+    const char* objectNamePrefix;
+    /* Device memory the library may allocate, in bytes; 0: no limit beyond the
+     * device's. An allocation past it fails before any dispatch, with
+     * SF_ERROR_OUT_OF_DEVICE_MEMORY. */
+    uint64_t memoryBudget;
+    SfBufferPlacement bufferPlacement;
 } SfContextCreateInfo;
 
 SCULPTFLOW_API SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context);
@@ -209,6 +230,11 @@ SCULPTFLOW_API const char* sfGetLastError(SfContext context);
 SCULPTFLOW_API VkResult sfGetLastVkResult(SfContext context);
 /* The device's name ("" for NULL). */
 SCULPTFLOW_API const char* sfGetDeviceName(SfContext context);
+/* Writes pipelineCacheFile now (sfDestroyContext does too; C++:
+ * Context::savePipelineCache). Sets *saved (optional) to 1 when written, 0 when
+ * it could not be, or no file was given: a warning (logCallback) says why, as
+ * it is no error. Externally synchronized with the context. Added after 0.1.0. */
+SCULPTFLOW_API SfResult sfSavePipelineCache(SfContext context, SfBool32* saved);
 
 /* ---- Tools and poses ---- */
 
@@ -388,6 +414,9 @@ typedef struct SfLiveMoveCreateInfo {
      * at least 16 × vertexCount bytes (statisticsBufferSize, checked; 0: not given). */
     VkBuffer statistics;
     VkDeviceSize statisticsBufferSize;
+    /* 1: no timestamp queries (C++: LiveMoveOptions::timestamps = false), so
+     * sfLiveMoveGetGpuMilliseconds stays NaN; 0: each recorded frame is timed. */
+    SfBool32 noTimestamps;
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
@@ -489,6 +518,10 @@ SCULPTFLOW_API SfResult sfLiveMoveCommit(SfLiveMove live);
 SCULPTFLOW_API SfResult sfLiveMoveCancel(SfLiveMove live);
 /* 1 from begin until commit or cancel. */
 SCULPTFLOW_API SfBool32 sfLiveMoveIsMoving(SfLiveMove live);
+/* GPU milliseconds of a frame recorded a few frames ago, once its timestamps are
+ * available (C++: LiveMove::gpuMilliseconds); NaN before, with noTimestamps, or
+ * for NULL. Reads query results, waits on nothing. Added after 0.1.0. */
+SCULPTFLOW_API double sfLiveMoveGetGpuMilliseconds(SfLiveMove live);
 
 /* Chunks (C++: LiveMove::chunkCount, chunkBounds, setChunkBounds): the number of
  * chunks (1 for a mesh given without; 0 for NULL), and a chunk's box in voxels.
