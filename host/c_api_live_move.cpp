@@ -1,6 +1,8 @@
 // The C API's per-frame path (sculptflow.h): sculptflow::LiveMove behind an
 // SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
 #include "c_api_impl.hpp"
+#include "impl_access.hpp"
+#include "live_move_impl.hpp"
 #include "solve_report.hpp"
 
 #include <cmath>
@@ -171,6 +173,10 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
         if (in.asyncCompute) recordSync.drawQueueFamily = in.drawQueueFamily;
     }
     const RecordReport r = live->live->record(commands, recordSync);
+    // record() says "nothing recorded" for a failure too; its cause gets its code,
+    // the report is left as it was, and the command buffer holds nothing to submit.
+    if (const std::optional<ErrorCode> failure = implOf(*live->live).recordFailure())
+        return refuse(live, resultFor(*failure), live->live->lastError().c_str());
     // Only the bytes this library knows: a newer caller's later fields stay as they were.
     report->recorded = r.recorded;
     report->ticket = r.ticket.frame;

@@ -503,6 +503,62 @@ TEST_F(CApiParity, RenderGraphAccessListsAreTheCppOnesBitForBit) {
     sfDestroyContext(context);
 }
 
+// A record that fails is no "nothing pending": with a drawQueueFamily the device
+// lacks, C returns INVALID_ARGUMENT with C++'s text (C++ reports nothing
+// recorded and sets lastError()); neither recorded a frame, and the next record works.
+TEST_F(CApiParity, RecordFailureIsReportedNotHidden) {
+    upload(grid_.positions);
+    SfContext context = adoptParity();
+    ASSERT_TRUE(context);
+    const std::vector<SfMeshChunk> chunks = cChunks();
+    const SfLiveMoveCreateInfo info = liveInfo(chunks, 0.0);
+    SfLiveMove live = nullptr;
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    LiveMove cppLive(*context_, rendererMesh(grid_.triangles, grid_.chunks));
+    const ParityTools tools(stroke_);
+    const SfPose posesA = parityPose(firstPoses()[0]), posesB = parityPose(lastPoses()[0]);
+    ASSERT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS);
+    ASSERT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+    cppLive.begin(stroke_, firstPoses());
+    ASSERT_TRUE(cppLive.update(lastPoses()));
+
+    SfRecordSync sync;
+    SF_INIT_STRUCT(&sync);
+    sync.asyncCompute = 1;
+    sync.drawQueueFamily = 1000;
+    SfRecordReport r;
+    SF_INIT_STRUCT(&r);
+    r.ticket = 77;
+    VkCommandBuffer commands = renderer_->begin();
+    EXPECT_EQ(sfLiveMoveRecord(live, commands, &sync, &r), SF_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(r.ticket, 77u) << "a failed record writes no report";
+    RecordSync cppSync;
+    cppSync.drawQueueFamily = 1000;
+    const RecordReport cppReport = cppLive.record(commands, cppSync);
+    EXPECT_FALSE(cppReport.recorded);
+    EXPECT_EQ(std::string(sfLiveMoveGetLastError(live)), cppLive.lastError());
+    EXPECT_NE(cppLive.lastError().find("drawQueueFamily"), std::string::npos) << cppLive.lastError();
+    renderer_->submitAndWait(); // nothing in it
+
+    sync.asyncCompute = 0; // the family is read only with asyncCompute
+    SF_INIT_STRUCT(&r);
+    EXPECT_EQ(sfLiveMoveRecord(live, renderer_->begin(), &sync, &r), SF_SUCCESS) << sfLiveMoveGetLastError(live);
+    renderer_->submitAndWait();
+    EXPECT_TRUE(r.recorded);
+    EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
+    EXPECT_EQ(sfLiveMoveCancel(live), SF_SUCCESS);
+    cppLive.cancel();
+    SF_INIT_STRUCT(&r);
+    do { // the cancel's restores
+        SF_INIT_STRUCT(&r);
+        ASSERT_EQ(sfLiveMoveRecord(live, renderer_->begin(), nullptr, &r), SF_SUCCESS);
+        renderer_->submitAndWait();
+        ASSERT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
+    } while (r.recorded);
+    sfDestroyLiveMove(live);
+    sfDestroyContext(context);
+}
+
 // The undo calls' refusals, their codes one to one with C++'s false: outside the
 // window (a move open), no copy buffer, too little room; nothing written.
 TEST_F(CApiParity, UndoOutsideItsWindowIsRefused) {

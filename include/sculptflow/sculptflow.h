@@ -24,7 +24,12 @@
  *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds, sfLiveMoveGetChangedChunks:
  *                     INVALID_ARGUMENT;
  *   sfLiveMoveRecordUndoCopy: INVALID_ARGUMENT, INVALID_STATE;
- *   sfLiveMoveUpdate, sfLiveMoveRecord, sfLiveMoveSubmitted, sfLiveMoveCommit,
+ *   sfLiveMoveRecord:  INVALID_ARGUMENT (a drawQueueFamily the device lacks too),
+ *                     INVALID_STRUCT_SIZE; a failure while recording returns its
+ *                     cause's code (DEVICE for the library's own), never
+ *                     SF_SUCCESS with nothing recorded: end the command buffer
+ *                     and drop it (nothing of the move's was recorded to submit);
+ *   sfLiveMoveUpdate, sfLiveMoveSubmitted, sfLiveMoveCommit,
  *   sfLiveMoveCancel: INVALID_ARGUMENT, INVALID_STRUCT_SIZE, INVALID_STATE (they
  *                     allocate nothing and call no fallible Vulkan command; a lost
  *                     device shows at the renderer's own vkQueueSubmit).
