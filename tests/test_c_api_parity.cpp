@@ -4,10 +4,8 @@
 // load-time prewarm (the same pipelines, none built by a grab after it).
 #include "sculptflow.h"
 
-#include <cmath>
 #include <cstddef>
 #include <cstring>
-#include <filesystem>
 #include <span>
 #include <string>
 #include <vector>
@@ -15,40 +13,16 @@
 #include <gtest/gtest.h>
 
 #include "c_api_impl.hpp"
-#include "context_impl.hpp"
 #include "cpu_solver.hpp"
-#include "live_move_fixture.hpp"
+#include "c_api_fixture.hpp"
 
 namespace sculptflow {
 namespace {
 
 using test::ChunkedMesh;
+using test::CApiTools;
+using test::cApiPose;
 using test::chunkGrid;
-
-SfPose parityPose(const Pose& p) {
-    return {{p.position.x, p.position.y, p.position.z},
-            {p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z},
-            p.scale,
-            p.time};
-}
-
-// A stroke's tools as C structs (the struct points into `tools`).
-struct ParityTools {
-    explicit ParityTools(const Stroke& stroke) {
-        for (const ToolStroke& t : stroke.tools)
-            tools.push_back({SfToolKind(t.kind), SfKelvinletProfile(t.profile), SfFalloff(t.falloff), t.innerRadius,
-                             t.outerRadius, t.stiffness, t.compressibility});
-        SF_INIT_STRUCT(&info);
-        info.toolCount = uint32_t(tools.size());
-        info.tools = tools.data();
-        info.voxelSize = stroke.voxelSize;
-        info.symmetryAxes = stroke.symmetry.axes;
-        for (int axis = 0; axis < 3; ++axis) info.symmetryOrigin[axis] = stroke.symmetry.origin[axis];
-    }
-    ParityTools(const ParityTools&) = delete;
-    std::vector<SfTool> tools;
-    SfTools info;
-};
 
 // What the C API gives the solver for SF_METHOD_BS32 and tolerance 0 (its
 // default), written out in C++ terms: the faces agree on options too.
@@ -68,9 +42,9 @@ TEST(CApiParityCpu, CpuSolveIsTheCppOneBitForBitWithAnyThreadCount) {
     options.maxIterations = plannedAttempts(options, {&move, 1}); // sfSolve plans its move's, as the CLI
     const std::vector<glm::vec3> expected = solveOnCpu(move, start, options, 1).positions;
 
-    const ParityTools tools(stroke);
-    const SfPose posesA = parityPose(stroke.tools[0].poses.front());
-    const SfPose posesB = parityPose(stroke.tools[0].poses.back());
+    const CApiTools tools(stroke);
+    const SfPose posesA = cApiPose(stroke.tools[0].poses.front());
+    const SfPose posesB = cApiPose(stroke.tools[0].poses.back());
     SfSolveInfo info;
     SF_INIT_STRUCT(&info);
     info.backend = SF_BACKEND_CPU;
@@ -136,10 +110,10 @@ std::string parityAccessBytes(std::span<const BufferAccess> list, VkBuffer verti
     return out;
 }
 
-class CApiParity : public test::LiveMoveFixture {
+class CApiParity : public test::CApiFixture {
 protected:
     void SetUp() override {
-        test::LiveMoveFixture::SetUp();
+        test::CApiFixture::SetUp();
         if (IsSkipped()) return;
         const ToolMotion& tool = motion_.tools[0];
         grid_ = chunkGrid(tool, 4, 1, 30.0f * float(tool.outerRadius)); // 64 chunks
@@ -148,19 +122,9 @@ protected:
     }
 
     SfContext adoptParity(PFN_vkGetDeviceProcAddr getDeviceProcAddr = nullptr) {
-        const AdoptedDevice a = renderer_->adopted();
-        SfContextCreateInfo info;
-        SF_INIT_STRUCT(&info);
-        info.instance = a.instance;
-        info.physicalDevice = a.physicalDevice;
-        info.device = a.device;
-        info.queueFamily = a.queueFamily;
-        info.queue = a.queue;
-        info.getInstanceProcAddr = a.loader.getInstanceProcAddr;
+        SfContextCreateInfo info = test::cApiAdoptInfo(renderer_->adopted());
         info.getDeviceProcAddr = getDeviceProcAddr;
-        SfContext context = nullptr;
-        EXPECT_EQ(sfCreateContext(&info, &context), SF_SUCCESS) << sfGetLastError(nullptr);
-        return context;
+        return adoptC(info);
     }
 
     ParityFrame parityFrame(const RecordReport& r) const {
@@ -235,14 +199,7 @@ protected:
     }
 
     SfLiveMoveCreateInfo liveInfo(const std::vector<SfMeshChunk>& chunks, double segmentTolerance) const {
-        const RendererMesh mesh = rendererMesh(grid_.triangles);
-        SfLiveMoveCreateInfo info;
-        SF_INIT_STRUCT(&info);
-        info.vertexCount = mesh.vertexCount;
-        info.positions = {mesh.positions.buffer, mesh.positions.offset, mesh.positions.stride};
-        info.normals = {mesh.normals.buffer, mesh.normals.offset, mesh.normals.stride};
-        info.triangles = grid_.triangles.data();
-        info.triangleCount = uint32_t(grid_.triangles.size() / 3);
+        SfLiveMoveCreateInfo info = test::cApiLiveInfo(rendererMesh(grid_.triangles), grid_.triangles);
         info.chunkCount = uint32_t(chunks.size());
         info.chunks = chunks.data();
         info.segmentTolerance = segmentTolerance;
@@ -272,8 +229,8 @@ protected:
         EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
         ParityDrag drag;
         if (!live) return sfDestroyContext(context), drag;
-        const ParityTools tools(stroke_);
-        const SfPose posesA = parityPose(firstPoses()[0]);
+        const CApiTools tools(stroke_);
+        const SfPose posesA = cApiPose(firstPoses()[0]);
         EXPECT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_CONTINUOUS), SF_SUCCESS)
             << sfLiveMoveGetLastError(live);
         auto frame = [&] {
@@ -298,7 +255,7 @@ protected:
                                    parityAccessBytes(transfers, vertices_.buffer)});
         };
         for (size_t index : frameIndices_) {
-            const SfPose posesB = parityPose(posesAt(index)[0]);
+            const SfPose posesB = cApiPose(posesAt(index)[0]);
             EXPECT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
             frame();
         }
@@ -387,7 +344,7 @@ TEST_F(CApiParity, MaskAndStatisticsAreTheCppOnesBitForBit) {
 
     SfContext context = adoptParity();
     ASSERT_TRUE(context);
-    const ParityTools tools(stroke_);
+    const CApiTools tools(stroke_);
     SfPrewarmInfo prewarm;
     SF_INIT_STRUCT(&prewarm);
     prewarm.toolSetCount = 1;
@@ -515,8 +472,8 @@ TEST_F(CApiParity, RecordFailureIsReportedNotHidden) {
     SfLiveMove live = nullptr;
     ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
     LiveMove cppLive(*context_, rendererMesh(grid_.triangles, grid_.chunks));
-    const ParityTools tools(stroke_);
-    const SfPose posesA = parityPose(firstPoses()[0]), posesB = parityPose(lastPoses()[0]);
+    const CApiTools tools(stroke_);
+    const SfPose posesA = cApiPose(firstPoses()[0]), posesB = cApiPose(lastPoses()[0]);
     ASSERT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS);
     ASSERT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
     cppLive.begin(stroke_, firstPoses());
@@ -548,13 +505,7 @@ TEST_F(CApiParity, RecordFailureIsReportedNotHidden) {
     EXPECT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
     EXPECT_EQ(sfLiveMoveCancel(live), SF_SUCCESS);
     cppLive.cancel();
-    SF_INIT_STRUCT(&r);
-    do { // the cancel's restores
-        SF_INIT_STRUCT(&r);
-        ASSERT_EQ(sfLiveMoveRecord(live, renderer_->begin(), nullptr, &r), SF_SUCCESS);
-        renderer_->submitAndWait();
-        ASSERT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
-    } while (r.recorded);
+    cFramesUntilOver(live); // the cancel's restores
     sfDestroyLiveMove(live);
     sfDestroyContext(context);
 }
@@ -575,8 +526,8 @@ TEST_F(CApiParity, UndoOutsideItsWindowIsRefused) {
     EXPECT_EQ(sfLiveMoveGetChangedChunks(live, &count, nullptr), SF_SUCCESS);
     EXPECT_EQ(count, 0u) << "no committed move yet";
     EXPECT_EQ(sfLiveMoveGetChangedChunks(live, nullptr, nullptr), SF_ERROR_INVALID_ARGUMENT);
-    const ParityTools tools(stroke_);
-    const SfPose posesA = parityPose(firstPoses()[0]), posesB = parityPose(lastPoses()[0]);
+    const CApiTools tools(stroke_);
+    const SfPose posesA = cApiPose(firstPoses()[0]), posesB = cApiPose(lastPoses()[0]);
     ASSERT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS);
     cppLive.begin(stroke_, firstPoses());
     VkCommandBuffer commands = renderer_->begin();
@@ -592,13 +543,7 @@ TEST_F(CApiParity, UndoOutsideItsWindowIsRefused) {
     // Commit a move, then ask for its chunks with too little room.
     ASSERT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
     ASSERT_EQ(sfLiveMoveCommit(live), SF_SUCCESS);
-    SfRecordReport r;
-    do { // frames until the move is over
-        SF_INIT_STRUCT(&r);
-        ASSERT_EQ(sfLiveMoveRecord(live, renderer_->begin(), nullptr, &r), SF_SUCCESS);
-        renderer_->submitAndWait();
-        ASSERT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
-    } while (r.recorded);
+    cFramesUntilOver(live);
     ASSERT_EQ(sfLiveMoveGetChangedChunks(live, &count, nullptr), SF_SUCCESS);
     ASSERT_GT(count, 0u);
     std::vector<uint32_t> some(count, 99u);
@@ -655,9 +600,9 @@ TEST_F(CApiParity, ChunkBoundsSetThroughCSteerTheSolve) {
     EXPECT_EQ(std::memcmp(boundsMin, away, sizeof away), 0);
 
     const std::string before = bytes();
-    const ParityTools tools(stroke_);
-    const SfPose posesA = parityPose(firstPoses()[0]);
-    const SfPose posesB = parityPose(lastPoses()[0]);
+    const CApiTools tools(stroke_);
+    const SfPose posesA = cApiPose(firstPoses()[0]);
+    const SfPose posesB = cApiPose(lastPoses()[0]);
     ASSERT_EQ(sfLiveMoveBegin(live, &tools.info, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS);
     ASSERT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
     VkCommandBuffer commands = renderer_->begin();
@@ -705,7 +650,7 @@ TEST_F(CApiParity, PrewarmLeavesTheGrabNothingToBuild) {
     Stroke mirrored = stroke_;
     const ToolMotion& tool = motion_.tools[0];
     mirrored.symmetry = {kSymmetryX, (tool.origin + glm::dvec3(0.4 * tool.outerRadius, 0.0, 0.0)) * stroke_.voxelSize};
-    const ParityTools plain(stroke_), mirror(mirrored);
+    const CApiTools plain(stroke_), mirror(mirrored);
     const SfTools sets[2] = {plain.info, mirror.info};
     SfPrewarmInfo prewarm;
     SF_INIT_STRUCT(&prewarm);
@@ -730,7 +675,7 @@ TEST_F(CApiParity, PrewarmLeavesTheGrabNothingToBuild) {
     const SfLiveMoveCreateInfo info = liveInfo(chunks, 0.0);
     SfLiveMove live = nullptr;
     ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
-    const SfPose posesA = parityPose(firstPoses()[0]);
+    const SfPose posesA = cApiPose(firstPoses()[0]);
     for (const SfTools* tools : {&plain.info, &mirror.info}) {
         ASSERT_EQ(sfLiveMoveBegin(live, tools, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS) << sfLiveMoveGetLastError(live);
         EXPECT_EQ(sfLiveMoveCancel(live), SF_SUCCESS);
@@ -762,281 +707,6 @@ TEST_F(CApiParity, PrewarmLeavesTheGrabNothingToBuild) {
     EXPECT_EQ(sfPrewarmLiveMoves(nullptr, &prewarm, &created), SF_ERROR_INVALID_ARGUMENT);
     sfDestroyLiveMove(live);
     sfDestroyContext(context);
-}
-
-} // namespace
-} // namespace sculptflow
-
-// ---- The context hooks and GPU timings ----
-
-namespace sculptflow {
-namespace {
-
-// The names given through vkSetDebugUtilsObjectNameEXT, through either face.
-PFN_vkGetInstanceProcAddr gHooksForward = nullptr;
-PFN_vkSetDebugUtilsObjectNameEXT gHooksForwardSetName = nullptr;
-std::vector<std::string> gHooksNames;
-
-VKAPI_ATTR VkResult VKAPI_CALL hooksRecordName(VkDevice device, const VkDebugUtilsObjectNameInfoEXT* info) {
-    gHooksNames.emplace_back(info->pObjectName);
-    return gHooksForwardSetName(device, info);
-}
-
-PFN_vkVoidFunction VKAPI_CALL hooksRecordingProcAddr(VkInstance instance, const char* name) {
-    PFN_vkVoidFunction forwarded = gHooksForward(instance, name);
-    if (std::strcmp(name, "vkSetDebugUtilsObjectNameEXT") == 0 && forwarded) {
-        gHooksForwardSetName = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(forwarded);
-        return reinterpret_cast<PFN_vkVoidFunction>(&hooksRecordName);
-    }
-    return forwarded;
-}
-
-// A headless GPU solve through each face on a created context with validation
-// (which enables VK_EXT_debug_utils) and the prefix "sf/": the same names in the
-// same order, and the same positions bit for bit.
-TEST(CApiHooksCreated, ObjectNamesAreTheCppOnes) {
-    SF_REQUIRE_VULKAN();
-    Context loader; // opens the system loader: its entry point is the one to forward to
-    gHooksForward = vkFunctions(loader).vkGetInstanceProcAddr;
-    const Stroke stroke = defaultStroke();
-    const Move move = moveToolMotion(stroke);
-    const std::vector<glm::vec3> start = test::tipSphere(move.tools[0], 2, 1.0f).positions;
-
-    gHooksNames.clear();
-    std::vector<glm::vec3> cppMoved;
-    {
-        ContextOptions options{.validation = true};
-        options.loader.getInstanceProcAddr = hooksRecordingProcAddr;
-        options.hooks.objectNamePrefix = "sf/";
-        Context context(options);
-        GpuSolver solver(context);
-        SolverOptions solve;
-        solve.maxIterations = plannedAttempts(solve.method, solve.tolerance);
-        solve.maxIterations = plannedAttempts(solve, {&move, 1}); // as sfSolve plans it
-        cppMoved = solveOnGpu(solver, move, start, solve).positions;
-        context.throwOnValidationMessages();
-    }
-    const std::vector<std::string> cppNames = gHooksNames;
-
-    gHooksNames.clear();
-    SfContextCreateInfo info;
-    SF_INIT_STRUCT(&info);
-    info.validation = 1;
-    info.getInstanceProcAddr = hooksRecordingProcAddr;
-    info.objectNamePrefix = "sf/";
-    SfContext context = nullptr;
-    ASSERT_EQ(sfCreateContext(&info, &context), SF_SUCCESS) << sfGetLastError(nullptr);
-    std::vector<SfTool> tools;
-    for (const ToolStroke& t : stroke.tools)
-        tools.push_back({SfToolKind(t.kind), SfKelvinletProfile(t.profile), SfFalloff(t.falloff), t.innerRadius,
-                         t.outerRadius, t.stiffness, t.compressibility});
-    SfTools toolsInfo;
-    SF_INIT_STRUCT(&toolsInfo);
-    toolsInfo.toolCount = uint32_t(tools.size());
-    toolsInfo.tools = tools.data();
-    toolsInfo.voxelSize = stroke.voxelSize;
-    auto sfPose = [](const Pose& p) {
-        return SfPose{{p.position.x, p.position.y, p.position.z},
-                      {p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z},
-                      p.scale,
-                      p.time};
-    };
-    const SfPose posesA = sfPose(stroke.tools[0].poses.front()), posesB = sfPose(stroke.tools[0].poses.back());
-    SfSolveInfo solve;
-    SF_INIT_STRUCT(&solve);
-    solve.backend = SF_BACKEND_GPU;
-    solve.tools = &toolsInfo;
-    solve.posesA = &posesA;
-    solve.posesB = &posesB;
-    solve.vertexCount = uint32_t(start.size());
-    solve.positions = &start[0].x;
-    std::vector<glm::vec3> cMoved(start.size());
-    EXPECT_EQ(sfSolve(context, &solve, &cMoved[0].x), SF_SUCCESS) << sfGetLastError(context);
-    sfDestroyContext(context);
-
-    EXPECT_EQ(gHooksNames, cppNames);
-    EXPECT_FALSE(cppNames.empty());
-    EXPECT_EQ(std::memcmp(cMoved.data(), cppMoved.data(), cppMoved.size() * sizeof(glm::vec3)), 0);
-}
-
-class CApiHooks : public test::LiveMoveFixture {
-protected:
-    SfContext adoptHooks(uint64_t memoryBudget, uint32_t placement, const char* cacheFile = nullptr) {
-        const AdoptedDevice a = renderer_->adopted();
-        SfContextCreateInfo info;
-        SF_INIT_STRUCT(&info);
-        info.instance = a.instance;
-        info.physicalDevice = a.physicalDevice;
-        info.device = a.device;
-        info.queueFamily = a.queueFamily;
-        info.queue = a.queue;
-        info.getInstanceProcAddr = a.loader.getInstanceProcAddr;
-        info.memoryBudget = memoryBudget;
-        std::memcpy(&info.bufferPlacement, &placement, sizeof placement); // any value, as C may pass
-        info.pipelineCacheFile = cacheFile;
-        SfContext context = nullptr;
-        lastResult_ = sfCreateContext(&info, &context);
-        return context;
-    }
-    SfResult lastResult_ = SF_SUCCESS;
-};
-
-// A budget too small for the live move: the same refusal, by code and text.
-TEST_F(CApiHooks, MemoryBudgetRefusesAsCppDoes) {
-    const Mesh sphere = test::tipSphere(motion_.tools[0], 2, 1.0f);
-    upload(sphere.positions);
-    const std::vector<uint32_t> tris = test::triangles(sphere);
-    const uint64_t budget = 1000; // bytes: less than the tool block and the snapshot
-    AdoptedDevice adopted = renderer_->adopted();
-    adopted.hooks.memoryBudget = budget;
-    std::string cppText;
-    ErrorCode cppCode = ErrorCode::Vulkan;
-    try {
-        Context context(adopted);
-        LiveMove live(context, rendererMesh(tris));
-        ADD_FAILURE() << "C++ created a live move past the budget";
-    } catch (const Error& e) {
-        cppText = e.what();
-        cppCode = e.code();
-    }
-    EXPECT_EQ(cppCode, ErrorCode::OutOfDeviceMemory);
-
-    SfContext context = adoptHooks(budget, SF_BUFFER_PLACEMENT_AUTO);
-    ASSERT_EQ(lastResult_, SF_SUCCESS) << sfGetLastError(nullptr);
-    SfLiveMoveCreateInfo info;
-    SF_INIT_STRUCT(&info);
-    const RendererMesh mesh = rendererMesh(tris);
-    info.vertexCount = mesh.vertexCount;
-    info.positions = {mesh.positions.buffer, mesh.positions.offset, mesh.positions.stride};
-    info.normals = {mesh.normals.buffer, mesh.normals.offset, mesh.normals.stride};
-    info.triangles = tris.data();
-    info.triangleCount = uint32_t(tris.size() / 3);
-    SfLiveMove live = nullptr;
-    EXPECT_EQ(sfCreateLiveMove(context, &info, &live), SF_ERROR_OUT_OF_DEVICE_MEMORY);
-    EXPECT_EQ(capi::resultFor(cppCode), SF_ERROR_OUT_OF_DEVICE_MEMORY) << "codes one to one";
-    EXPECT_EQ(std::string(sfGetLastError(context)), cppText);
-    EXPECT_EQ(live, nullptr);
-    sfDestroyContext(context);
-}
-
-// Each placement reaches the Context as C++ resolves it; an undefined one is refused.
-TEST_F(CApiHooks, BufferPlacementIsTheCppOne) {
-    const BufferPlacement placements[] = {BufferPlacement::Auto, BufferPlacement::Mapped, BufferPlacement::Staged};
-    for (uint32_t p = 0; p < 3; ++p) {
-        AdoptedDevice adopted = renderer_->adopted();
-        adopted.hooks.bufferPlacement = placements[p];
-        const Context cpp(adopted);
-        SfContext context = adoptHooks(0, p);
-        ASSERT_EQ(lastResult_, SF_SUCCESS) << sfGetLastError(nullptr);
-        EXPECT_EQ(context->context->bufferPlacement(), cpp.bufferPlacement()) << "placement " << p;
-        sfDestroyContext(context);
-    }
-    EXPECT_EQ(adoptHooks(0, 3), nullptr);
-    EXPECT_EQ(lastResult_, SF_ERROR_INVALID_ARGUMENT);
-    EXPECT_NE(std::string(sfGetLastError(nullptr)).find("bufferPlacement"), std::string::npos)
-        << sfGetLastError(nullptr);
-}
-
-// sfSavePipelineCache writes the file now, as savePipelineCache(); without a file
-// it reports 0, as C++'s false.
-TEST_F(CApiHooks, PipelineCacheIsSavedOnDemand) {
-    const test::ScratchDir scratch;
-    const std::filesystem::path file = scratch / "pipelines.bin";
-    const std::string name = file.string();
-    SfContext context = adoptHooks(0, SF_BUFFER_PLACEMENT_AUTO, name.c_str());
-    ASSERT_EQ(lastResult_, SF_SUCCESS) << sfGetLastError(nullptr);
-    SfBool32 saved = 7;
-    EXPECT_EQ(sfSavePipelineCache(context, &saved), SF_SUCCESS) << sfGetLastError(context);
-    EXPECT_EQ(saved, 1u);
-    EXPECT_TRUE(std::filesystem::exists(file)) << "written before sfDestroyContext";
-    sfDestroyContext(context);
-
-    context = adoptHooks(0, SF_BUFFER_PLACEMENT_AUTO);
-    EXPECT_EQ(sfSavePipelineCache(context, &saved), SF_SUCCESS);
-    EXPECT_EQ(saved, 0u) << "no file: C++'s false";
-    EXPECT_FALSE(Context(renderer_->adopted()).savePipelineCache());
-    EXPECT_EQ(sfSavePipelineCache(context, nullptr), SF_SUCCESS) << "saved is optional";
-    EXPECT_EQ(sfSavePipelineCache(nullptr, &saved), SF_ERROR_INVALID_ARGUMENT);
-    sfDestroyContext(context);
-}
-
-// GPU milliseconds after a few frames: a number with timestamps, NaN without, as
-// C++'s gpuMilliseconds() with LiveMoveOptions::timestamps on and off.
-TEST_F(CApiHooks, GpuMillisecondsAreTheCppOnes) {
-    const Mesh sphere = test::tipSphere(motion_.tools[0], 2, 1.0f);
-    const std::vector<uint32_t> tris = test::triangles(sphere);
-    const Stroke& stroke = stroke_;
-    for (bool timestamps : {true, false}) {
-        SCOPED_TRACE(timestamps ? "timestamps" : "no timestamps");
-        upload(sphere.positions);
-        LiveMoveOptions options;
-        options.timestamps = timestamps;
-        live_ = std::make_unique<LiveMove>(*context_, rendererMesh(tris), options);
-        live_->begin(stroke, firstPoses());
-        for (size_t k = 1; k <= 4; ++k) {
-            ASSERT_TRUE(live_->update(posesAt(k)));
-            frame();
-        }
-        const double cpp = live_->gpuMilliseconds();
-        live_->cancel();
-        while (frame().recorded) {}
-        live_.reset();
-
-        upload(sphere.positions);
-        SfContext context = adoptHooks(0, SF_BUFFER_PLACEMENT_AUTO);
-        ASSERT_EQ(lastResult_, SF_SUCCESS);
-        SfLiveMoveCreateInfo info;
-        SF_INIT_STRUCT(&info);
-        const RendererMesh mesh = rendererMesh(tris);
-        info.vertexCount = mesh.vertexCount;
-        info.positions = {mesh.positions.buffer, mesh.positions.offset, mesh.positions.stride};
-        info.normals = {mesh.normals.buffer, mesh.normals.offset, mesh.normals.stride};
-        info.triangles = tris.data();
-        info.triangleCount = uint32_t(tris.size() / 3);
-        info.noTimestamps = timestamps ? 0 : 1;
-        SfLiveMove live = nullptr;
-        ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
-        EXPECT_TRUE(std::isnan(sfLiveMoveGetGpuMilliseconds(live))) << "before any frame";
-        std::vector<SfTool> tools;
-        for (const ToolStroke& t : stroke.tools)
-            tools.push_back({SfToolKind(t.kind), SfKelvinletProfile(t.profile), SfFalloff(t.falloff),
-                             t.innerRadius, t.outerRadius, t.stiffness, t.compressibility});
-        SfTools toolsInfo;
-        SF_INIT_STRUCT(&toolsInfo);
-        toolsInfo.toolCount = uint32_t(tools.size());
-        toolsInfo.tools = tools.data();
-        toolsInfo.voxelSize = stroke.voxelSize;
-        auto sfPose = [](const Pose& p) {
-            return SfPose{{p.position.x, p.position.y, p.position.z},
-                          {p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z},
-                          p.scale,
-                          p.time};
-        };
-        const SfPose posesA = sfPose(firstPoses()[0]);
-        ASSERT_EQ(sfLiveMoveBegin(live, &toolsInfo, &posesA, SF_MOVE_MODE_MOVE), SF_SUCCESS);
-        SfRecordReport r;
-        for (size_t k = 1; k <= 4; ++k) {
-            const SfPose posesB = sfPose(posesAt(k)[0]);
-            ASSERT_EQ(sfLiveMoveUpdate(live, &posesB), SF_SUCCESS) << sfLiveMoveGetLastError(live);
-            SF_INIT_STRUCT(&r);
-            ASSERT_EQ(sfLiveMoveRecord(live, renderer_->begin(), nullptr, &r), SF_SUCCESS);
-            renderer_->submitAndWait();
-            ASSERT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
-        }
-        const double c = sfLiveMoveGetGpuMilliseconds(live);
-        EXPECT_EQ(std::isnan(c), std::isnan(cpp)) << "C " << c << " ms, C++ " << cpp << " ms";
-        EXPECT_EQ(std::isnan(c), !timestamps) << c;
-        EXPECT_EQ(sfLiveMoveCancel(live), SF_SUCCESS);
-        do {
-            SF_INIT_STRUCT(&r);
-            ASSERT_EQ(sfLiveMoveRecord(live, renderer_->begin(), nullptr, &r), SF_SUCCESS);
-            renderer_->submitAndWait();
-            ASSERT_EQ(sfLiveMoveSubmitted(live, r.ticket), SF_SUCCESS);
-        } while (r.recorded);
-        sfDestroyLiveMove(live);
-        sfDestroyContext(context);
-    }
-    EXPECT_TRUE(std::isnan(sfLiveMoveGetGpuMilliseconds(nullptr)));
 }
 
 } // namespace
