@@ -3,8 +3,8 @@
  * synchronization validation on, adopted by an SfContext. A mesh of eight
  * chunks, the tool reaching one; the pipelines prewarmed at load; three frames
  * in flight with no CPU wait but for a slot coming round; one frame in five
- * recorded and dropped (the grab frame among them); a drag cancelled, one
- * committed. Counted after the prewarm: pipelines created and calls into the
+ * recorded and dropped (the grab frame among them); one frame for a render
+ * graph; a drag cancelled, one committed and its undo copy. Counted after the prewarm: pipelines created and calls into the
  * VkAllocationCallbacks the library is given (0 and 0). Exits 0 when every
  * check holds and no layer spoke. */
 #include <vulkan/vulkan.h>
@@ -23,6 +23,7 @@
 #define SLOTS 3     /* frames in flight */
 #define DROP_EVERY 5
 #define STEPS 12    /* update poses a drag */
+#define GRAPH_FRAME 3 /* recorded for a render graph */
 
 static int gMessages, gFailures;
 static long gPipelines, gAllocations;
@@ -118,13 +119,13 @@ typedef struct Engine {
     uint32_t family;
     VkDevice device;
     VkQueue queue;
-    VkBuffer buffer; /* the vertices, host-visible: xyz packed */
-    VkDeviceMemory memory;
-    float* mapped;
+    VkBuffer buffer, undo; /* the vertices (xyz packed) and the undo copy, host-visible */
+    VkDeviceMemory memory, undoMemory;
+    float *mapped, *undoMapped;
     VkCommandPool pool;
     VkCommandBuffer commands[SLOTS];
     VkFence fences[SLOTS];
-    uint32_t next, frames, dropped;
+    uint32_t next, frames, dropped, graphFrames;
 } Engine;
 
 static void createDevice(Engine* e) {
@@ -182,13 +183,32 @@ static void createDevice(Engine* e) {
     vkGetDeviceQueue(e->device, e->family, 0, &e->queue);
 }
 
-static void createFrames(Engine* e) {
+/* A host-visible, mapped buffer for the vertices (or their undo copy). */
+static void hostBuffer(Engine* e, VkBuffer* buffer, VkDeviceMemory* memory, float** mapped) {
     const VkBufferCreateInfo bufferInfo = {
         .sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO,
         .size = sizeof(float) * 3 * VERTICES,
         .usage = VK_BUFFER_USAGE_VERTEX_BUFFER_BIT | VK_BUFFER_USAGE_STORAGE_BUFFER_BIT |
                  VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT};
     const VkMemoryPropertyFlags host = VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT;
+    VkMemoryRequirements requirements;
+    VkPhysicalDeviceMemoryProperties properties;
+    VkMemoryAllocateInfo allocation = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    uint32_t i;
+    check(vkCreateBuffer(e->device, &bufferInfo, NULL, buffer), "vkCreateBuffer");
+    vkGetBufferMemoryRequirements(e->device, *buffer, &requirements);
+    vkGetPhysicalDeviceMemoryProperties(e->physical, &properties);
+    allocation.allocationSize = requirements.size;
+    for (i = 0; i < properties.memoryTypeCount; ++i)
+        if ((requirements.memoryTypeBits & (1u << i)) && (properties.memoryTypes[i].propertyFlags & host) == host)
+            break;
+    allocation.memoryTypeIndex = i;
+    check(vkAllocateMemory(e->device, &allocation, NULL, memory), "vkAllocateMemory");
+    check(vkBindBufferMemory(e->device, *buffer, *memory, 0), "vkBindBufferMemory");
+    check(vkMapMemory(e->device, *memory, 0, VK_WHOLE_SIZE, 0, (void**)mapped), "vkMapMemory");
+}
+
+static void createFrames(Engine* e) {
     const VkCommandPoolCreateInfo poolInfo = {.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO,
                                               .flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT,
                                               .queueFamilyIndex = e->family};
@@ -197,31 +217,19 @@ static void createFrames(Engine* e) {
                                                .commandBufferCount = SLOTS};
     const VkFenceCreateInfo fenceInfo = {.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO,
                                          .flags = VK_FENCE_CREATE_SIGNALED_BIT};
-    VkMemoryRequirements requirements;
-    VkPhysicalDeviceMemoryProperties properties;
-    VkMemoryAllocateInfo allocation = {.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
     uint32_t i;
 
-    check(vkCreateBuffer(e->device, &bufferInfo, NULL, &e->buffer), "vkCreateBuffer");
-    vkGetBufferMemoryRequirements(e->device, e->buffer, &requirements);
-    vkGetPhysicalDeviceMemoryProperties(e->physical, &properties);
-    allocation.allocationSize = requirements.size;
-    for (i = 0; i < properties.memoryTypeCount; ++i)
-        if ((requirements.memoryTypeBits & (1u << i)) && (properties.memoryTypes[i].propertyFlags & host) == host)
-            break;
-    allocation.memoryTypeIndex = i;
-    check(vkAllocateMemory(e->device, &allocation, NULL, &e->memory), "vkAllocateMemory");
-    check(vkBindBufferMemory(e->device, e->buffer, e->memory, 0), "vkBindBufferMemory");
-    check(vkMapMemory(e->device, e->memory, 0, VK_WHOLE_SIZE, 0, (void**)&e->mapped), "vkMapMemory");
+    hostBuffer(e, &e->buffer, &e->memory, &e->mapped);
+    hostBuffer(e, &e->undo, &e->undoMemory, &e->undoMapped);
     check(vkCreateCommandPool(e->device, &poolInfo, NULL, &e->pool), "vkCreateCommandPool");
     commandInfo.commandPool = e->pool;
     check(vkAllocateCommandBuffers(e->device, &commandInfo, e->commands), "vkAllocateCommandBuffers");
     for (i = 0; i < SLOTS; ++i) check(vkCreateFence(e->device, &fenceInfo, NULL, &e->fences[i]), "vkCreateFence");
 }
 
-/* One engine frame in the next slot: record; submit and acknowledge it, or drop
- * it (recorded, never submitted) one frame in DROP_EVERY. Returns what record()
- * reported. */
+/* One engine frame in the next slot: record (frame GRAPH_FRAME for a render
+ * graph); submit and acknowledge it, or drop it (recorded, never submitted) one
+ * frame in DROP_EVERY. Returns what record() reported. */
 static SfRecordReport frame(Engine* e, SfLiveMove live) {
     const uint32_t slot = e->next, index = e->frames++;
     const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO,
@@ -233,12 +241,28 @@ static SfRecordReport frame(Engine* e, SfLiveMove live) {
                                  .commandBufferCount = 1,
                                  .pCommandBuffers = &e->commands[slot]};
     SfRecordReport report;
+    SfRecordSync sync;
     SF_INIT_STRUCT(&report);
+    SF_INIT_STRUCT(&sync);
+    sync.renderGraph = index == GRAPH_FRAME;
     e->next = (slot + 1) % SLOTS;
     check(vkWaitForFences(e->device, 1, &e->fences[slot], VK_TRUE, UINT64_MAX), "vkWaitForFences");
     check(vkResetCommandBuffer(e->commands[slot], 0), "vkResetCommandBuffer");
     check(vkBeginCommandBuffer(e->commands[slot], &begin), "vkBeginCommandBuffer");
-    checkSf(sfLiveMoveRecord(live, e->commands[slot], NULL, &report), sfLiveMoveGetLastError(live));
+    checkSf(sfLiveMoveRecord(live, e->commands[slot], &sync, &report), sfLiveMoveGetLastError(live));
+    if (sync.renderGraph && report.recorded) { /* the graph's barrier: from what the report lists to the draw */
+        VkMemoryBarrier graph = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+        VkPipelineStageFlags stages = 0;
+        uint32_t a;
+        for (a = 0; a < report.accessCount; ++a) {
+            stages |= (VkPipelineStageFlags)report.accesses[a].stages;
+            graph.srcAccessMask |= (VkAccessFlags)report.accesses[a].accesses;
+        }
+        graph.dstAccessMask = VK_ACCESS_VERTEX_ATTRIBUTE_READ_BIT;
+        vkCmdPipelineBarrier(e->commands[slot], stages, VK_PIPELINE_STAGE_VERTEX_INPUT_BIT, 0, 1, &graph, 0, NULL, 0,
+                             NULL);
+        e->graphFrames += report.accessCount > 0;
+    }
     /* The draw goes here; this engine reads the vertices on the host instead. */
     vkCmdPipelineBarrier(e->commands[slot], VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1,
                          &toHost, 0, NULL, 0, NULL);
@@ -264,7 +288,8 @@ static SfPose poseAt(double step) {
  * a frame each, then commit or cancel and frames until nothing is left. */
 static void drag(Engine* e, SfLiveMove live, const SfTools* tools, int commit) {
     const SfPose grab = poseAt(0);
-    int step;
+    int step, copied = 0;
+    uint32_t droppedBefore = e->dropped;
     checkSf(sfLiveMoveBegin(live, tools, &grab, SF_MOVE_MODE_MOVE), sfLiveMoveGetLastError(live));
     for (step = 1; step <= STEPS; ++step) {
         const SfPose now = poseAt(step);
@@ -273,6 +298,10 @@ static void drag(Engine* e, SfLiveMove live, const SfTools* tools, int commit) {
         report = frame(e, live);
         expect(report.recorded && report.chunksTotal == CHUNKS, "each frame records, with every chunk counted");
         expect(report.chunksSolved == 1, "each frame solves the one chunk in reach, not the mesh");
+        /* The first frame copies aside the chunk in reach alone, and again until one is submitted. */
+        expect(report.chunksSnapshotted == (copied ? 0u : 1u), "only the chunk in reach is copied, once");
+        copied = copied || e->dropped == droppedBefore;
+        droppedBefore = e->dropped;
     }
     checkSf(commit ? sfLiveMoveCommit(live) : sfLiveMoveCancel(live), sfLiveMoveGetLastError(live));
     while (frame(e, live).recorded) {}
@@ -353,6 +382,32 @@ int main(void) {
     expect(restored, "a cancelled drag restores every vertex bit for bit");
     drag(&e, live, &tools, 1); /* committed */
 
+    /* Undo: the committed drag changed chunk 0 alone; its pre-grab bytes copied out. */
+    {
+        uint32_t changed[CHUNKS], count = 0;
+        const VkMemoryBarrier toHost = {.sType = VK_STRUCTURE_TYPE_MEMORY_BARRIER,
+                                        .srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT,
+                                        .dstAccessMask = VK_ACCESS_HOST_READ_BIT};
+        const VkCommandBufferBeginInfo begin = {.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO};
+        const VkSubmitInfo submit = {.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO,
+                                     .commandBufferCount = 1,
+                                     .pCommandBuffers = &e.commands[0]};
+        checkSf(sfLiveMoveGetChangedChunks(live, &count, NULL), sfLiveMoveGetLastError(live));
+        expect(count == 1, "one chunk changed");
+        checkSf(sfLiveMoveGetChangedChunks(live, &count, changed), sfLiveMoveGetLastError(live));
+        expect(changed[0] == 0, "the changed chunk is the one in reach");
+        check(vkResetCommandBuffer(e.commands[0], 0), "vkResetCommandBuffer");
+        check(vkBeginCommandBuffer(e.commands[0], &begin), "vkBeginCommandBuffer");
+        checkSf(sfLiveMoveRecordUndoCopy(live, e.commands[0], e.undo, VK_NULL_HANDLE), sfLiveMoveGetLastError(live));
+        vkCmdPipelineBarrier(e.commands[0], VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 1, &toHost,
+                             0, NULL, 0, NULL);
+        check(vkEndCommandBuffer(e.commands[0]), "vkEndCommandBuffer");
+        check(vkQueueSubmit(e.queue, 1, &submit, VK_NULL_HANDLE), "vkQueueSubmit");
+        check(vkDeviceWaitIdle(e.device), "vkDeviceWaitIdle");
+        expect(memcmp(e.undoMapped, start, sizeof(float) * 3 * CHUNK_VERTICES) == 0,
+               "the undo copy holds chunk 0's bytes from before the grab");
+    }
+
     /* The committed drag against the CPU reference's move A → B; chunks 1 to 7 kept their bytes. */
     SF_INIT_STRUCT(&solve);
     solve.backend = SF_BACKEND_CPU;
@@ -371,11 +426,12 @@ int main(void) {
     expect(gPipelines == pipelinesAtLoad, "no pipeline created after the prewarm");
     expect(gAllocations == allocationsAtLoad, "no VkAllocationCallbacks call after the load");
     expect(e.dropped > 0, "frames were dropped");
+    expect(e.graphFrames == 1, "one frame went through the render graph with its access list");
 
-    printf("c_frame_loop: %u frames (%d in flight, %u dropped), %u chunks (1 in reach), %u pipelines prewarmed; "
+    printf("c_frame_loop: %u frames (%d in flight, %u dropped, %u render-graph), %u chunks (1 in reach), %u pipelines prewarmed; "
            "after the load %ld pipelines created, %ld VkAllocationCallbacks calls; cancel restored %s; "
            "commit within %.4f voxel of the CPU reference; %d layer messages\n",
-           e.frames, SLOTS, e.dropped, CHUNKS, prewarmed, gPipelines - pipelinesAtLoad,
+           e.frames, SLOTS, e.dropped, e.graphFrames, CHUNKS, prewarmed, gPipelines - pipelinesAtLoad,
            gAllocations - allocationsAtLoad, restored ? "every byte" : "NOT every byte", worst, gMessages);
 
     sfDestroyLiveMove(live);
@@ -384,6 +440,8 @@ int main(void) {
     for (c = 0; c < SLOTS; ++c) vkDestroyFence(e.device, e.fences[c], NULL);
     vkDestroyBuffer(e.device, e.buffer, NULL);
     vkFreeMemory(e.device, e.memory, NULL);
+    vkDestroyBuffer(e.device, e.undo, NULL);
+    vkFreeMemory(e.device, e.undoMemory, NULL);
     vkDestroyDevice(e.device, NULL);
     ((PFN_vkDestroyDebugUtilsMessengerEXT)vkGetInstanceProcAddr(e.instance, "vkDestroyDebugUtilsMessengerEXT"))(
         e.instance, e.messenger, NULL);
