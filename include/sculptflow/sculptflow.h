@@ -21,8 +21,8 @@
  *                     pipelines): INVALID_ARGUMENT, INVALID_STRUCT_SIZE,
  *                     OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY, DEVICE,
  *                     INITIALIZATION_FAILED; sfLiveMoveBegin also INVALID_STATE;
- *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds, sfLiveMoveGetChangedChunks:
- *                     INVALID_ARGUMENT;
+ *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds, sfLiveMoveGetChangedChunks,
+ *   sfSavePipelineCache: INVALID_ARGUMENT;
  *   sfLiveMoveRecordUndoCopy: INVALID_ARGUMENT, INVALID_STATE;
  *   sfLiveMoveRecord:  INVALID_ARGUMENT (a drawQueueFamily the device lacks too),
  *                     INVALID_STRUCT_SIZE; a failure while recording returns its
