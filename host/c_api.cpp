@@ -161,6 +161,7 @@ SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context) {
             readStruct(info, offsetof(SfContextCreateInfo, objectNamePrefix), "SfContextCreateInfo");
         auto handle = std::make_unique<SfContext_T>();
         handle->context = createContext(in);
+        handle->driverName = handle->context->driverName();
         *context = handle.release();
         return SF_SUCCESS;
     });

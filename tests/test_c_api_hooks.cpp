@@ -158,6 +158,36 @@ TEST_F(CApiHooks, BufferPlacementIsTheCppOne) {
         << sfGetLastError(nullptr);
 }
 
+// The context's queries through C: C++'s driver name, placement, memory held (a
+// C and a C++ live move on the same mesh hold the same bytes) and heap room.
+TEST_F(CApiHooks, QueriesAreTheCppOnes) {
+    const Mesh sphere = test::tipSphere(motion_.tools[0], 2, 1.0f);
+    upload(sphere.positions);
+    const std::vector<uint32_t> tris = test::triangles(sphere);
+    SfContext context = adoptHooks(0, SF_BUFFER_PLACEMENT_STAGED);
+    ASSERT_EQ(lastResult_, SF_SUCCESS) << sfGetLastError(nullptr);
+    AdoptedDevice adopted = renderer_->adopted();
+    adopted.hooks.bufferPlacement = BufferPlacement::Staged;
+    Context cpp(adopted);
+    EXPECT_EQ(std::string(sfGetDriverName(context)), cpp.driverName());
+    EXPECT_FALSE(cpp.driverName().empty());
+    EXPECT_EQ(sfGetBufferPlacement(context), SF_BUFFER_PLACEMENT_STAGED);
+    const SfLiveMoveCreateInfo info = test::cApiLiveInfo(rendererMesh(tris), tris);
+    SfLiveMove live = nullptr;
+    ASSERT_EQ(sfCreateLiveMove(context, &info, &live), SF_SUCCESS) << sfGetLastError(context);
+    const LiveMove cppLive(cpp, rendererMesh(tris));
+    EXPECT_GT(sfGetAllocatedMemory(context), 0u);
+    EXPECT_EQ(sfGetAllocatedMemory(context), cpp.allocatedMemory());
+    EXPECT_EQ(sfGetDeviceHeapAvailable(context), context->context->deviceHeapAvailable());
+    EXPECT_GT(sfGetDeviceHeapAvailable(context), 0u);
+    EXPECT_STREQ(sfGetDriverName(nullptr), "");
+    EXPECT_EQ(sfGetAllocatedMemory(nullptr), 0u);
+    EXPECT_EQ(sfGetDeviceHeapAvailable(nullptr), 0u);
+    EXPECT_EQ(sfGetBufferPlacement(nullptr), SF_BUFFER_PLACEMENT_AUTO);
+    sfDestroyLiveMove(live);
+    sfDestroyContext(context);
+}
+
 // sfSavePipelineCache writes the file now, as savePipelineCache(); without a file
 // it reports 0, as C++'s false.
 TEST_F(CApiHooks, PipelineCacheIsSavedOnDemand) {

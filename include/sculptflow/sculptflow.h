@@ -240,6 +240,17 @@ SCULPTFLOW_API const char* sfGetDeviceName(SfContext context);
  * it could not be, or no file was given: a warning (logCallback) says why, as
  * it is no error. Externally synchronized with the context. Added after 0.1.0. */
 SCULPTFLOW_API SfResult sfSavePipelineCache(SfContext context, SfBool32* saved);
+/* Queries (C++: Context::driverName, allocatedMemory, deviceHeapAvailable,
+ * bufferPlacement); added after 0.1.0. For NULL: "", 0, 0, AUTO.
+ * The driver's name and version; valid until sfDestroyContext(context). */
+SCULPTFLOW_API const char* sfGetDriverName(SfContext context);
+/* Bytes of device memory the library holds for this context and its objects. */
+SCULPTFLOW_API uint64_t sfGetAllocatedMemory(SfContext context);
+/* Bytes the device-local heap can still give (its VK_EXT_memory_budget budget less
+ * its usage where the device has it, else its size less what the library holds). */
+SCULPTFLOW_API uint64_t sfGetDeviceHeapAvailable(SfContext context);
+/* MAPPED or STAGED: bufferPlacement with AUTO resolved for this device. */
+SCULPTFLOW_API SfBufferPlacement sfGetBufferPlacement(SfContext context);
 
 /* ---- Tools and poses ---- */
 
