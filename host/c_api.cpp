@@ -25,12 +25,22 @@ LogCallback logHook(SfLogCallback callback, void* userData) {
     };
 }
 
+template <typename Enum>
+Enum enumIn(uint32_t value, uint32_t count, const char* name) {
+    require(value < count, std::string(name) + " is " + std::to_string(value) + "; 0 to " +
+                               std::to_string(count - 1) + " are defined");
+    return Enum(value);
+}
+
 std::unique_ptr<Context> createContext(const SfContextCreateInfo& in) {
     ContextHooks hooks;
     hooks.allocationCallbacks = in.allocationCallbacks;
     hooks.pipelineCache = in.pipelineCache;
     if (in.pipelineCacheFile) hooks.pipelineCacheFile = in.pipelineCacheFile;
     hooks.log = logHook(in.logCallback, in.logUserData);
+    if (in.objectNamePrefix) hooks.objectNamePrefix = in.objectNamePrefix;
+    hooks.memoryBudget = in.memoryBudget;
+    hooks.bufferPlacement = enumIn<BufferPlacement>(rawValue(in.bufferPlacement), 3, "SfContextCreateInfo.bufferPlacement");
     VulkanLoader loader;
     loader.getInstanceProcAddr = in.getInstanceProcAddr;
     loader.getDeviceProcAddr = in.getDeviceProcAddr;
@@ -54,13 +64,6 @@ std::unique_ptr<Context> createContext(const SfContextCreateInfo& in) {
     adopted.loader = loader;
     adopted.hooks = std::move(hooks);
     return std::make_unique<Context>(adopted);
-}
-
-template <typename Enum>
-Enum enumIn(uint32_t value, uint32_t count, const char* name) {
-    require(value < count, std::string(name) + " is " + std::to_string(value) + "; 0 to " +
-                               std::to_string(count - 1) + " are defined");
-    return Enum(value);
 }
 
 } // namespace
@@ -153,9 +156,12 @@ uint32_t sfGetVersion(void) {
 SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context) {
     return guarded(threadError(), [&] {
         require(context != nullptr, "sfCreateContext: context (the output) is NULL");
-        const SfContextCreateInfo in = readStruct(info, sizeof(SfContextCreateInfo), "SfContextCreateInfo");
+        // 0.1.0's SfContextCreateInfo ended at logUserData; the hooks after it came later.
+        const SfContextCreateInfo in =
+            readStruct(info, offsetof(SfContextCreateInfo, objectNamePrefix), "SfContextCreateInfo");
         auto handle = std::make_unique<SfContext_T>();
         handle->context = createContext(in);
+        handle->driverName = handle->context->driverName();
         *context = handle.release();
         return SF_SUCCESS;
     });

@@ -31,6 +31,7 @@ struct LastError {
 struct SfContext_T {
     std::unique_ptr<sculptflow::Context> context;
     std::unique_ptr<sculptflow::GpuSolver> solver; // made by the first GPU sfSolve
+    std::string driverName; // sfGetDriverName's, kept for the context's life
     SfLogCallback logCallback = nullptr;
     void* logUserData = nullptr;
     sculptflow::capi::LastError lastError;

@@ -1,6 +1,9 @@
 // The C API's per-frame path (sculptflow.h): sculptflow::LiveMove behind an
 // SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
 #include "c_api_impl.hpp"
+#include "impl_access.hpp"
+#include "live_move_impl.hpp"
+#include "solve_report.hpp"
 
 #include <cmath>
 #include <cstddef>
@@ -25,6 +28,13 @@ MeshChunk meshChunk(const SfMeshChunk& in) {
 // 0.1.0's SfLiveMoveCreateInfo ended at `tolerance`; the buffer sizes came after.
 constexpr size_t kLiveMoveCreateInfoMinimumSize = offsetof(SfLiveMoveCreateInfo, positionsBufferSize);
 
+static_assert(SF_MAX_RECORD_ACCESSES == kMaxRecordAccesses && SF_MAX_OWNERSHIP_TRANSFERS == kMaxOwnershipTransfers);
+
+SfBufferAccess bufferAccess(const BufferAccess& in) { return {in.buffer, in.offset, in.size, in.stages, in.accesses}; }
+
+// 0.1.0's SfRecordReport ended at verticesSolved; chunksSnapshotted came after.
+constexpr size_t kRecordReportMinimumSize = offsetof(SfRecordReport, chunksSnapshotted);
+
 // A stream's last vertex ends within its buffer of `size` bytes (0: not given).
 void requireWithin(const SfVertexStream& in, uint32_t vertexCount, VkDeviceSize size, const char* name) {
     if (size == 0 || !in.buffer || vertexCount == 0) return;
@@ -34,6 +44,19 @@ void requireWithin(const SfVertexStream& in, uint32_t vertexCount, VkDeviceSize 
                 std::to_string(vertexCount) + " - 1) × stride " + std::to_string(in.stride) +
                 " + 12 bytes ends past the buffer's " + std::to_string(size) + " (" + name + "BufferSize)");
 }
+
+// The mask's last value ends within its buffer (0: not given).
+void requireMaskWithin(const SfScalarStream& in, uint32_t vertexCount, VkDeviceSize size) {
+    if (size == 0 || !in.buffer || vertexCount == 0) return;
+    const uint64_t span = uint64_t(vertexCount - 1) * in.stride + 4;
+    require(in.offset <= size && span <= size - in.offset,
+            "SfLiveMoveCreateInfo.mask: offset " + std::to_string(in.offset) + " + (vertexCount " +
+                std::to_string(vertexCount) + " - 1) × stride " + std::to_string(in.stride) +
+                " + 4 bytes ends past the buffer's " + std::to_string(size) + " (maskBufferSize)");
+}
+
+static_assert(sizeof(SfVertexStatistics) == sizeof(VertexStatistics) && SF_VERTEX_CULLED == kVertexCulled &&
+              SF_VERTEX_UNVERIFIED == kVertexUnverified);
 
 // A refusal from the per-frame calls: the handle's text, within its reserved capacity.
 SfResult refuse(SfLiveMove live, SfResult code, const char* text) noexcept {
@@ -51,6 +74,12 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         const SfLiveMoveCreateInfo in = readStruct(info, kLiveMoveCreateInfoMinimumSize, "SfLiveMoveCreateInfo");
         requireWithin(in.positions, in.vertexCount, in.positionsBufferSize, "positions");
         requireWithin(in.normals, in.vertexCount, in.normalsBufferSize, "normals");
+        requireMaskWithin(in.mask, in.vertexCount, in.maskBufferSize);
+        require(in.statisticsBufferSize == 0 || !in.statistics ||
+                    in.statisticsBufferSize / sizeof(SfVertexStatistics) >= in.vertexCount,
+                "SfLiveMoveCreateInfo.statistics: " + std::to_string(in.statisticsBufferSize) +
+                    " bytes (statisticsBufferSize) hold fewer than 16 × vertexCount (" +
+                    std::to_string(in.vertexCount) + ")");
         require(in.triangleCount == 0 || in.triangles, "SfLiveMoveCreateInfo.triangles is NULL with triangleCount " +
                                                            std::to_string(in.triangleCount));
         require(in.chunkCount == 0 || in.chunks,
@@ -67,8 +96,11 @@ SfResult sfCreateLiveMove(SfContext context, const SfLiveMoveCreateInfo* info, S
         mesh.normals = stream(in.normals);
         mesh.triangles = {in.triangles, size_t(in.triangleCount) * 3};
         mesh.chunks = chunks;
+        mesh.mask = {in.mask.buffer, in.mask.offset, in.mask.stride};
+        mesh.statistics = in.statistics;
         LiveMoveOptions options;
         options.solver = solverOptions(in.method, in.tolerance);
+        options.timestamps = in.noTimestamps == 0;
         auto handle = std::make_unique<SfLiveMove_T>();
         handle->context = context;
         if (in.segmentTolerance != 0.0) handle->segmentTolerance = in.segmentTolerance;
@@ -122,21 +154,29 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     if (!live) return fail(threadError(), SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: live is NULL");
     if (!commands) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: commands is VK_NULL_HANDLE");
     if (!report) return refuse(live, SF_ERROR_INVALID_ARGUMENT, "sfLiveMoveRecord: report is NULL");
-    if (report->structSize < sizeof(SfRecordReport))
+    if (report->structSize < kRecordReportMinimumSize)
         return refuse(live, SF_ERROR_INVALID_STRUCT_SIZE,
-                      "SfRecordReport.structSize is smaller than sizeof(SfRecordReport)");
+                      "SfRecordReport.structSize is smaller than its first version's size "
+                      "(offsetof(SfRecordReport, chunksSnapshotted))");
     RecordSync recordSync;
     if (sync) {
         SfRecordSync in{};
         const SfResult read = guarded(live->lastError, [&] {
-            in = readStruct(sync, sizeof(SfRecordSync), "SfRecordSync");
+            // 0.1.0's SfRecordSync ended at afterAccesses; the render graph and async compute came after.
+            in = readStruct(sync, offsetof(SfRecordSync, renderGraph), "SfRecordSync");
             return SF_SUCCESS;
         });
         if (read != SF_SUCCESS) return read;
         recordSync.before = {in.beforeStages, in.beforeAccesses};
         recordSync.after = {in.afterStages, in.afterAccesses};
+        recordSync.renderGraph = in.renderGraph != 0;
+        if (in.asyncCompute) recordSync.drawQueueFamily = in.drawQueueFamily;
     }
     const RecordReport r = live->live->record(commands, recordSync);
+    // record() says "nothing recorded" for a failure too; its cause gets its code,
+    // the report is left as it was, and the command buffer holds nothing to submit.
+    if (const std::optional<ErrorCode> failure = implOf(*live->live).recordFailure())
+        return refuse(live, resultFor(*failure), live->live->lastError().c_str());
     // Only the bytes this library knows: a newer caller's later fields stay as they were.
     report->recorded = r.recorded;
     report->ticket = r.ticket.frame;
@@ -144,6 +184,14 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     report->chunksRestored = r.chunksRestored;
     report->chunksTotal = r.chunksTotal;
     report->verticesSolved = r.verticesSolved;
+    if (report->structSize >= offsetof(SfRecordReport, chunksSnapshotted) + sizeof(uint32_t))
+        report->chunksSnapshotted = r.chunksSnapshotted;
+    if (report->structSize >= offsetof(SfRecordReport, transfers) + sizeof report->transfers) {
+        report->accessCount = r.accessCount;
+        for (uint32_t i = 0; i < kMaxRecordAccesses; ++i) report->accesses[i] = bufferAccess(r.accesses[i]);
+        report->transferCount = r.transferCount;
+        for (uint32_t i = 0; i < kMaxOwnershipTransfers; ++i) report->transfers[i] = bufferAccess(r.transfers[i]);
+    }
     return SF_SUCCESS;
 }
 
@@ -202,7 +250,8 @@ SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float b
 SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32_t* created) {
     return guarded(context ? context->lastError : threadError(), [&] {
         require(context != nullptr, "sfPrewarmLiveMoves: context is NULL");
-        const SfPrewarmInfo in = readStruct(info, sizeof(SfPrewarmInfo), "SfPrewarmInfo");
+        // Its first version ended at `tolerance`; the mesh features came after.
+        const SfPrewarmInfo in = readStruct(info, offsetof(SfPrewarmInfo, mask), "SfPrewarmInfo");
         require(in.toolSetCount == 0 || in.toolSets,
                 "SfPrewarmInfo.toolSets is NULL with toolSetCount " + std::to_string(in.toolSetCount));
         std::vector<Stroke> toolSets;
@@ -212,7 +261,8 @@ SfResult sfPrewarmLiveMoves(SfContext context, const SfPrewarmInfo* info, uint32
         }
         LiveMoveOptions options;
         options.solver = solverOptions(in.method, in.tolerance); // as sfCreateLiveMove's: the same pipelines
-        const uint32_t built = prewarmLiveMoves(*context->context, toolSets, options);
+        const MeshFeatures features{in.mask != 0, in.statistics != 0};
+        const uint32_t built = prewarmLiveMoves(*context->context, toolSets, options, features);
         if (created) *created = built;
         return SF_SUCCESS;
     });

@@ -93,6 +93,7 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
     RecordReport report;
     report.chunksTotal = uint32_t(chunks_.size());
     pending_.ticket = 0; // a frame recorded before and not acknowledged was dropped
+    recordFailure_.reset();
     settle();
     try {
         planFrame();
@@ -102,6 +103,7 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
                               sync.drawQueueFamily != ours;
         if (transfer && sync.drawQueueFamily >= ctx.queueFamilyCount) {
             refuse("record: RecordSync::drawQueueFamily is not a queue family of this device; nothing recorded");
+            recordFailure_ = ErrorCode::InvalidArgument;
             return report;
         }
         const std::span<const BufferAccess> ranges{transferRanges_.data(), transferRangeCount_};
@@ -146,7 +148,13 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
         report.ticket = {pending_.ticket};
         report.recorded = true;
     } catch (const std::exception& e) {
-        lastError_ = e.what();
+        refuse(e.what());
+        const auto* error = dynamic_cast<const Error*>(&e);
+        recordFailure_ = error                                      ? error->code()
+                         : dynamic_cast<const std::bad_alloc*>(&e) ? ErrorCode::OutOfHostMemory
+                                                                    : ErrorCode::Vulkan;
+        report = {}; // a half-recorded frame's counts mean nothing
+        report.chunksTotal = uint32_t(chunks_.size());
     }
     return report;
 }

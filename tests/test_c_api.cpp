@@ -16,7 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "cpu_solver.hpp"
-#include "live_move_fixture.hpp"
+#include "c_api_fixture.hpp"
 #include "version.hpp"
 
 namespace sculptflow {
@@ -27,12 +27,7 @@ using test::triangles;
 
 constexpr float kUntouched = -12345.0f; // what outputs hold before a call that must not write them
 
-SfPose cPose(const Pose& p) {
-    return {{p.position.x, p.position.y, p.position.z},
-            {p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z},
-            p.scale,
-            p.time};
-}
+using test::cApiPose;
 
 // The stroke's tools and first and last poses, as C structs.
 struct CStroke {
@@ -40,8 +35,8 @@ struct CStroke {
         for (const ToolStroke& t : stroke.tools) {
             tools.push_back({SfToolKind(t.kind), SfKelvinletProfile(t.profile), SfFalloff(t.falloff), t.innerRadius,
                              t.outerRadius, t.stiffness, t.compressibility});
-            posesA.push_back(cPose(t.poses.front()));
-            posesB.push_back(cPose(t.poses.back()));
+            posesA.push_back(cApiPose(t.poses.front()));
+            posesB.push_back(cApiPose(t.poses.back()));
         }
         info.toolCount = uint32_t(tools.size());
         info.tools = tools.data();
@@ -292,19 +287,11 @@ TEST(CApi, CreatedContextSolvesUnderValidation) {
 
 // The renderer's side: its own instance and device (validation and synchronization
 // validation on, any message fails the test), adopted through the C API.
-class CApiLive : public test::LiveMoveFixture {
+class CApiLive : public test::CApiFixture {
 protected:
     // The renderer's device, as a plugin hands it over.
     SfContextCreateInfo adoptInfo() const {
-        const AdoptedDevice a = renderer_->adopted();
-        SfContextCreateInfo info{sizeof(SfContextCreateInfo)};
-        info.instance = a.instance;
-        info.physicalDevice = a.physicalDevice;
-        info.device = a.device;
-        info.queueFamily = a.queueFamily;
-        info.queue = a.queue;
-        info.getInstanceProcAddr = a.loader.getInstanceProcAddr;
-        return info;
+        return test::cApiAdoptInfo(renderer_->adopted());
     }
     SfContext adopt(const char* cacheFile = nullptr) {
         SfContextCreateInfo info = adoptInfo();
@@ -438,7 +425,7 @@ TEST_F(CApiLive, FramesMoveTheRenderersVerticesAndBadCallsChangeNothing) {
     // Three frames along the stroke (one hand), the last at its end.
     const std::vector<Pose>& poses = stroke_.tools[0].poses;
     for (size_t index : {poses.size() / 3, 2 * poses.size() / 3, poses.size() - 1}) {
-        const SfPose now = cPose(poses[index]);
+        const SfPose now = cApiPose(poses[index]);
         ASSERT_EQ(sfLiveMoveUpdate(live, &now), SF_SUCCESS) << sfLiveMoveGetLastError(live);
         commands = renderer_->begin();
         ASSERT_EQ(sfLiveMoveRecord(live, commands, nullptr, &report), SF_SUCCESS);

@@ -16,7 +16,7 @@
 
 #include "c_api_impl.hpp"
 #include "error.hpp"
-#include "live_move_fixture.hpp"
+#include "c_api_fixture.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -190,19 +190,13 @@ PFN_vkVoidFunction VKAPI_CALL faultyDeviceProcAddr(VkDevice device, const char* 
     return forwarded;
 }
 
-SfPose faultyCasePose(const Pose& p) {
-    return {{p.position.x, p.position.y, p.position.z},
-            {p.orientation.w, p.orientation.x, p.orientation.y, p.orientation.z},
-            p.scale,
-            p.time};
-}
 
 // The renderer's device (validation and synchronization validation on), adopted
 // through the C API with faults to inject; the default stroke's one tool.
-class CApiFaults : public test::LiveMoveFixture {
+class CApiFaults : public test::CApiFixture {
 protected:
     void SetUp() override {
-        test::LiveMoveFixture::SetUp();
+        test::CApiFixture::SetUp();
         if (IsSkipped()) return;
         const ToolStroke& t = stroke_.tools[0];
         tool_ = {SfToolKind(t.kind),   SfKelvinletProfile(t.profile),
@@ -213,8 +207,8 @@ protected:
         tools_.toolCount = 1;
         tools_.tools = &tool_;
         tools_.voxelSize = stroke_.voxelSize;
-        posesA_ = faultyCasePose(t.poses.front());
-        posesB_ = faultyCasePose(t.poses.back());
+        posesA_ = test::cApiPose(t.poses.front());
+        posesB_ = test::cApiPose(t.poses.back());
         sphere_ = tipSphere(motion_.tools[0], 2, 1.0f);
         upload(sphere_.positions);
         tris_ = triangles(sphere_);
@@ -223,19 +217,12 @@ protected:
         gFaultyAllocateResult = VK_SUCCESS;
         gFaultySubmitResult = VK_SUCCESS;
         gFaultyPipelineResult = VK_SUCCESS;
-        test::LiveMoveFixture::TearDown();
+        test::CApiFixture::TearDown();
     }
 
     SfContext adopt(const VkAllocationCallbacks* callbacks, bool faultyDispatch) {
         const AdoptedDevice a = renderer_->adopted();
-        SfContextCreateInfo info;
-        SF_INIT_STRUCT(&info);
-        info.instance = a.instance;
-        info.physicalDevice = a.physicalDevice;
-        info.device = a.device;
-        info.queueFamily = a.queueFamily;
-        info.queue = a.queue;
-        info.getInstanceProcAddr = a.loader.getInstanceProcAddr;
+        SfContextCreateInfo info = test::cApiAdoptInfo(a);
         info.allocationCallbacks = callbacks;
         if (faultyDispatch) {
             gFaultyForward = reinterpret_cast<PFN_vkGetDeviceProcAddr>(
@@ -248,15 +235,7 @@ protected:
     }
 
     SfLiveMoveCreateInfo createInfo() const {
-        const RendererMesh mesh = rendererMesh(tris_);
-        SfLiveMoveCreateInfo info;
-        SF_INIT_STRUCT(&info);
-        info.vertexCount = mesh.vertexCount;
-        info.positions = {mesh.positions.buffer, mesh.positions.offset, mesh.positions.stride};
-        info.normals = {mesh.normals.buffer, mesh.normals.offset, mesh.normals.stride};
-        info.triangles = tris_.data();
-        info.triangleCount = uint32_t(tris_.size() / 3);
-        return info;
+        return test::cApiLiveInfo(rendererMesh(tris_), tris_);
     }
 
     SfSolveInfo solveInfo() const {

@@ -50,7 +50,7 @@ device=yes
 if [ -x "$build/tools/sculptflow" ] && ! why=$("$build/tools/sculptflow" device 2>&1); then
   device=no && echo "check-package: no Vulkan device here ($(tail -n1 <<<"$why")): the examples are built, not run"
 fi
-for example in renderer volk_renderer engine_frame_loop c_renderer; do
+for example in renderer volk_renderer engine_frame_loop c_renderer c_frame_loop; do
   cmake -S "$root/examples/$example" -B "$work/$example" -G Ninja -DCMAKE_PREFIX_PATH="$prefix" \
     >"$work/$example-configure.log"
   cmake --build "$work/$example" >"$work/$example-build.log"

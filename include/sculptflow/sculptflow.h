@@ -21,8 +21,15 @@
  *                     pipelines): INVALID_ARGUMENT, INVALID_STRUCT_SIZE,
  *                     OUT_OF_HOST_MEMORY, OUT_OF_DEVICE_MEMORY, DEVICE,
  *                     INITIALIZATION_FAILED; sfLiveMoveBegin also INVALID_STATE;
- *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds: INVALID_ARGUMENT;
- *   sfLiveMoveUpdate, sfLiveMoveRecord, sfLiveMoveSubmitted, sfLiveMoveCommit,
+ *   sfLiveMoveGetChunkBounds, sfLiveMoveSetChunkBounds, sfLiveMoveGetChangedChunks,
+ *   sfSavePipelineCache: INVALID_ARGUMENT;
+ *   sfLiveMoveRecordUndoCopy: INVALID_ARGUMENT, INVALID_STATE;
+ *   sfLiveMoveRecord:  INVALID_ARGUMENT (a drawQueueFamily the device lacks too),
+ *                     INVALID_STRUCT_SIZE; a failure while recording returns its
+ *                     cause's code (DEVICE for the library's own), never
+ *                     SF_SUCCESS with nothing recorded: end the command buffer
+ *                     and drop it (nothing of the move's was recorded to submit);
+ *   sfLiveMoveUpdate, sfLiveMoveSubmitted, sfLiveMoveCommit,
  *   sfLiveMoveCancel: INVALID_ARGUMENT, INVALID_STRUCT_SIZE, INVALID_STATE (they
  *                     allocate nothing and call no fallible Vulkan command; a lost
  *                     device shows at the renderer's own vkQueueSubmit).
@@ -45,16 +52,24 @@
  * the end of a struct (not into chained extension structs: each addition so far
  * is a value or two that every caller may leave zero, and one flat struct keeps
  * a C# or Rust binding a single declaration). Minimum sizes (the first version's):
- *   SfContextCreateInfo, SfTools, SfRecordSync, SfRecordReport: their sizeof in
- *     0.1.0 (no field added since);
+ *   SfTools: its sizeof in 0.1.0 (no field added since);
+ *   SfContextCreateInfo: up to and including `logUserData`, as in 0.1.0
+ *     (offsetof(SfContextCreateInfo, objectNamePrefix));
+ *   SfRecordSync: up to and including `afterAccesses`, as in 0.1.0
+ *     (offsetof(SfRecordSync, renderGraph));
+ *   SfRecordReport: up to and including `verticesSolved`, as in 0.1.0
+ *     (offsetof(SfRecordReport, chunksSnapshotted)); an output: the library
+ *     writes the fields its structSize covers and leaves the bytes past them alone;
  *   SfSolveInfo: up to and including `tolerance`, as in 0.1.0
  *     (offsetof(SfSolveInfo, cpuThreads));
  *   SfLiveMoveCreateInfo: up to and including `tolerance`, as in 0.1.0
  *     (offsetof(SfLiveMoveCreateInfo, positionsBufferSize));
- *   SfPrewarmInfo: its sizeof (it came after 0.1.0).
+ *   SfPrewarmInfo (it came after 0.1.0): up to and including `tolerance`
+ *     (offsetof(SfPrewarmInfo, mask)).
  * The fields added since 0.1.0 are marked "Added after 0.1.0"; a structSize that
  * ends before any of them leaves them zero, their default.
- * SfTool, SfPose, SfVertexStream and SfMeshChunk are array or member elements
+ * SfTool, SfPose, SfVertexStream, SfScalarStream, SfMeshChunk,
+ * SfVertexStatistics and SfBufferAccess are array or member elements
  * without a size: their layout stays within a major version. Every enum is 32 bits (_MAX_ENUM).
  *
  * Threads (as the C++ Context and LiveMove; "externally synchronized" as in
@@ -87,7 +102,7 @@
  *    sfGetLastVkResult and sfLiveMoveGetLastVkResult are kept with the text and
  *    replaced with it: each failure sets both.
  *  - sfGetDeviceName(context): until sfDestroyContext(context); "" for NULL is static.
- *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, triangles,
+ *  - Strings and arrays passed in (deviceSelector, pipelineCacheFile, objectNamePrefix, triangles,
  *    chunks, tools, toolSets, poses, bounds) are read during the call only;
  *    Vulkan handles and allocationCallbacks given to sfCreateContext must
  *    outlive the context, the buffers given to sfCreateLiveMove the live move
@@ -160,6 +175,14 @@ typedef void (*SfLogCallback)(void* userData, SfLogLevel level, const char* mess
 
 /* ---- Context ---- */
 
+/* Where the library keeps the buffers the GPU reads every run (C++: BufferPlacement). */
+typedef enum SfBufferPlacement {
+    SF_BUFFER_PLACEMENT_AUTO = 0,   /* MAPPED where host-visible memory spans the device-local heap, else STAGED */
+    SF_BUFFER_PLACEMENT_MAPPED = 1, /* host-visible and mapped for life */
+    SF_BUFFER_PLACEMENT_STAGED = 2, /* device-local only; uploads and readbacks through staging buffers */
+    SF_BUFFER_PLACEMENT_MAX_ENUM = 0x7FFFFFFF
+} SfBufferPlacement;
+
 /* Created by the library (instance null) or adopted from the renderer (instance,
  * physicalDevice, device and queue all given; they must outlive the context). */
 typedef struct SfContextCreateInfo {
@@ -185,6 +208,17 @@ typedef struct SfContextCreateInfo {
     const char* pipelineCacheFile;
     SfLogCallback logCallback; /* NULL: stderr */
     void* logUserData;
+    /* Added after 0.1.0 (a structSize ending at logUserData leaves them 0): */
+    /* NULL or "": no names. Else the library's buffers, pipelines and other
+     * objects get debug-utils names "<prefix>mesh input positions" and so on, so
+     * captures show them; needs VK_EXT_debug_utils on the instance (a created
+     * context with validation has it), ignored where it is not. Read here. */
+    const char* objectNamePrefix;
+    /* Device memory the library may allocate, in bytes; 0: no limit beyond the
+     * device's. An allocation past it fails before any dispatch, with
+     * SF_ERROR_OUT_OF_DEVICE_MEMORY. */
+    uint64_t memoryBudget;
+    SfBufferPlacement bufferPlacement;
 } SfContextCreateInfo;
 
 SCULPTFLOW_API SfResult sfCreateContext(const SfContextCreateInfo* info, SfContext* context);
@@ -201,6 +235,22 @@ SCULPTFLOW_API const char* sfGetLastError(SfContext context);
 SCULPTFLOW_API VkResult sfGetLastVkResult(SfContext context);
 /* The device's name ("" for NULL). */
 SCULPTFLOW_API const char* sfGetDeviceName(SfContext context);
+/* Writes pipelineCacheFile now (sfDestroyContext does too; C++:
+ * Context::savePipelineCache). Sets *saved (optional) to 1 when written, 0 when
+ * it could not be, or no file was given: a warning (logCallback) says why, as
+ * it is no error. Externally synchronized with the context. Added after 0.1.0. */
+SCULPTFLOW_API SfResult sfSavePipelineCache(SfContext context, SfBool32* saved);
+/* Queries (C++: Context::driverName, allocatedMemory, deviceHeapAvailable,
+ * bufferPlacement); added after 0.1.0. For NULL: "", 0, 0, AUTO.
+ * The driver's name and version; valid until sfDestroyContext(context). */
+SCULPTFLOW_API const char* sfGetDriverName(SfContext context);
+/* Bytes of device memory the library holds for this context and its objects. */
+SCULPTFLOW_API uint64_t sfGetAllocatedMemory(SfContext context);
+/* Bytes the device-local heap can still give (its VK_EXT_memory_budget budget less
+ * its usage where the device has it, else its size less what the library holds). */
+SCULPTFLOW_API uint64_t sfGetDeviceHeapAvailable(SfContext context);
+/* MAPPED or STAGED: bufferPlacement with AUTO resolved for this device. */
+SCULPTFLOW_API SfBufferPlacement sfGetBufferPlacement(SfContext context);
 
 /* ---- Tools and poses ---- */
 
@@ -304,6 +354,31 @@ typedef struct SfVertexStream {
     uint32_t stride;     /* a multiple of 4, at least 12 */
 } SfVertexStream;
 
+/* A float per vertex in one of the renderer's buffers, a mask (C++: ScalarStream).
+ * Member element: its layout stays within a major version. Added after 0.1.0. */
+typedef struct SfScalarStream {
+    VkBuffer buffer;
+    VkDeviceSize offset; /* bytes to vertex 0's value; a multiple of 4 */
+    uint32_t stride;     /* a multiple of 4, at least 4 */
+} SfScalarStream;
+
+/* What a solved frame writes for each vertex it visits into
+ * SfLiveMoveCreateInfo::statistics, at byte 16 × vertex (C++: VertexStatistics).
+ * Added after 0.1.0. */
+typedef struct SfVertexStatistics {
+    uint32_t flags; /* SF_VERTEX_* bits */
+    uint32_t acceptedSteps;
+    uint32_t rejectedSteps;
+    uint32_t evaluations;
+} SfVertexStatistics;
+
+#define SF_VERTEX_MIN_STEP_CLAMPED 1u /* a step at the smallest size was accepted over tolerance */
+#define SF_VERTEX_ITERATION_CAP 2u    /* the attempt budget ran out */
+#define SF_VERTEX_NON_FINITE 4u       /* input or state not finite: output = input */
+#define SF_VERTEX_CULLED 8u           /* out of every tool's reach, or masked (0): not integrated */
+#define SF_VERTEX_FOLDED 16u          /* volume change <= 0 */
+#define SF_VERTEX_UNVERIFIED 32u      /* not certified within the tolerance */
+
 /* A range of vertices (a meshed voxel block) and a box holding them, in voxels
  * (C++: MeshChunk). Array element: its layout stays within a major version. */
 typedef struct SfMeshChunk {
@@ -339,6 +414,25 @@ typedef struct SfLiveMoveCreateInfo {
     /* SF_MOVE_MODE_CONTINUOUS: voxels each frame's segment is solved to (C++:
      * update()'s segmentTolerance); 0: the default, 0.1 voxel over 100 frames. */
     double segmentTolerance;
+    /* Added after 0.1.0, after the fields above (a structSize ending at
+     * segmentTolerance leaves them 0): */
+    /* Optional (null buffer): the sculpt's mask (C++: RendererMesh::mask), read
+     * by every solved frame, so the renderer may paint it between frames; needs
+     * STORAGE_BUFFER usage and must outlive the live move. A value scales its
+     * vertex's displacement; 0 freezes it bit for bit. Clamped to [0, 1]; NaN
+     * freezes. maskBufferSize: as positionsBufferSize, the last value
+     * (offset + (vertexCount - 1) × stride + 4 bytes) within it; 0: not checked. */
+    SfScalarStream mask;
+    VkDeviceSize maskBufferSize;
+    /* Optional (null): a debug output (C++: RendererMesh::statistics). Every solved
+     * frame writes each vertex it visits an SfVertexStatistics at byte 16 × vertex;
+     * vertices of chunks not solved keep their last values. STORAGE_BUFFER usage,
+     * at least 16 × vertexCount bytes (statisticsBufferSize, checked; 0: not given). */
+    VkBuffer statistics;
+    VkDeviceSize statisticsBufferSize;
+    /* 1: no timestamp queries (C++: LiveMoveOptions::timestamps = false), so
+     * sfLiveMoveGetGpuMilliseconds stays NaN; 0: each recorded frame is timed. */
+    SfBool32 noTimestamps;
 } SfLiveMoveCreateInfo;
 
 typedef enum SfMoveMode {
@@ -355,7 +449,38 @@ typedef struct SfRecordSync {
     VkAccessFlags2 beforeAccesses;
     VkPipelineStageFlags2 afterStages;  /* its later accesses that wait for record()'s writes */
     VkAccessFlags2 afterAccesses;
+    /* Added after 0.1.0 (a structSize ending at afterAccesses leaves them 0): */
+    /* 1: a render graph places the barriers. sfLiveMoveRecord places none at its
+     * edges for the renderer's buffers (one from its compute/transfer stages to
+     * themselves stays first: it orders the library's own buffers after the
+     * previous frame) and lists each range it reads or writes in
+     * SfRecordReport::accesses (ownership transfers too, for the ranges of
+     * SfRecordReport::transfers). The scopes above and the async compute below are
+     * then ignored. (C++: RecordSync::renderGraph.) */
+    SfBool32 renderGraph;
+    /* 1: async compute (C++: RecordSync::drawQueueFamily): the context's queue is
+     * of another family than the draws', drawQueueFamily. With EXCLUSIVE buffers
+     * the record begins by acquiring each range of SfRecordReport::transfers from
+     * that family and ends by releasing it back; the renderer records the matching
+     * release before (in a submission the compute one waits for by a semaphore)
+     * and acquire after. 0 (the default): the context's family, or CONCURRENT
+     * buffers, which semaphores alone order. A flag, as family 0 is a family. */
+    SfBool32 asyncCompute;
+    uint32_t drawQueueFamily; /* read with asyncCompute; a family of the device */
 } SfRecordSync;
+
+/* A range of one of the renderer's buffers a recorded frame accesses, with its
+ * stages and accesses (flags Vulkan 1.2 shares: they fit VkPipelineStageFlags and
+ * VkAccessFlags too). C++: BufferAccess. Array element. Added after 0.1.0. */
+typedef struct SfBufferAccess {
+    VkBuffer buffer;
+    VkDeviceSize offset;
+    VkDeviceSize size;
+    VkPipelineStageFlags2 stages;
+    VkAccessFlags2 accesses;
+} SfBufferAccess;
+#define SF_MAX_RECORD_ACCESSES 6u     /* the spans' copies, positions, normals, mask, statistics */
+#define SF_MAX_OWNERSHIP_TRANSFERS 4u /* positions, normals, mask, statistics, merged where they overlap */
 
 /* What one sfLiveMoveRecord put into the command buffer. The caller sets structSize. */
 typedef struct SfRecordReport {
@@ -366,6 +491,17 @@ typedef struct SfRecordReport {
     uint32_t chunksRestored;
     uint32_t chunksTotal;
     uint64_t verticesSolved;
+    /* Added after 0.1.0 (written only when structSize covers it): */
+    uint32_t chunksSnapshotted; /* solved for the first time in this move: their bytes copied aside first */
+    /* Every range of the renderer's buffers the frame reads or writes, whatever
+     * the SfRecordSync: what a render graph places its barriers for. */
+    uint32_t accessCount;
+    SfBufferAccess accesses[SF_MAX_RECORD_ACCESSES];
+    /* The ranges that cross queue families with async compute (the same every
+     * frame; stages and accesses on the library's side): the renderer's release
+     * before and acquire after name exactly these. */
+    uint32_t transferCount;
+    SfBufferAccess transfers[SF_MAX_OWNERSHIP_TRANSFERS];
 } SfRecordReport;
 
 /* Validates the mesh and allocates everything a frame needs; submits nothing.
@@ -398,6 +534,10 @@ SCULPTFLOW_API SfResult sfLiveMoveCommit(SfLiveMove live);
 SCULPTFLOW_API SfResult sfLiveMoveCancel(SfLiveMove live);
 /* 1 from begin until commit or cancel. */
 SCULPTFLOW_API SfBool32 sfLiveMoveIsMoving(SfLiveMove live);
+/* GPU milliseconds of a frame recorded a few frames ago, once its timestamps are
+ * available (C++: LiveMove::gpuMilliseconds); NaN before, with noTimestamps, or
+ * for NULL. Reads query results, waits on nothing. Added after 0.1.0. */
+SCULPTFLOW_API double sfLiveMoveGetGpuMilliseconds(SfLiveMove live);
 
 /* Chunks (C++: LiveMove::chunkCount, chunkBounds, setChunkBounds): the number of
  * chunks (1 for a mesh given without; 0 for NULL), and a chunk's box in voxels.
@@ -408,6 +548,30 @@ SCULPTFLOW_API SfResult sfLiveMoveGetChunkBounds(SfLiveMove live, uint32_t chunk
                                                  float boundsMax[3]);
 SCULPTFLOW_API SfResult sfLiveMoveSetChunkBounds(SfLiveMove live, uint32_t chunk, const float boundsMin[3],
                                                  const float boundsMax[3]);
+
+/* Undo (C++: LiveMove::changedChunks, recordUndoCopy). Once a committed move is
+ * over (its last frame acknowledged) and until the next sfLiveMoveBegin: the
+ * chunks it changed, ascending (chunk 0 for a mesh given without chunks); none
+ * during a move or after a cancel. Added after 0.1.0; neither allocates. */
+/* `chunks` NULL: sets *count to how many there are. Otherwise *count is the room
+ * in `chunks`: writes them and sets *count to how many it wrote, or, with too
+ * little room, SF_ERROR_INVALID_ARGUMENT and nothing written. */
+SCULPTFLOW_API SfResult sfLiveMoveGetChangedChunks(SfLiveMove live, uint32_t* count, uint32_t* chunks);
+/* Records into `commands` (outside a render pass) a copy of the changed chunks'
+ * pre-grab bytes of the position span (and of the normal span, when the normals
+ * are in a buffer of their own) into `positionsCopy` (and `normalsCopy`,
+ * optional): the renderer's buffers, TRANSFER_DST usage, at least as large as the
+ * mesh's up to the spans' ends, receiving the bytes at the offsets they have in
+ * the mesh's buffers. Per chunk the bytes run from its first vertex's first
+ * attribute to its last vertex's last, interleaved attributes included as they
+ * were when the move first reached the chunk. Starts with a barrier after the
+ * library's writes; the renderer orders its own accesses to the copies (transfer
+ * writes). Changes no state: a dropped frame records it again.
+ * SF_ERROR_INVALID_STATE outside the window above; SF_ERROR_INVALID_ARGUMENT
+ * without commands or positionsCopy. Externally synchronized with the live move's
+ * other calls and with the command buffer's pool. */
+SCULPTFLOW_API SfResult sfLiveMoveRecordUndoCopy(SfLiveMove live, VkCommandBuffer commands, VkBuffer positionsCopy,
+                                                 VkBuffer normalsCopy);
 
 /* ---- Load time (C++: prewarmLiveMoves) ---- */
 
@@ -421,6 +585,11 @@ typedef struct SfPrewarmInfo {
     const SfTools* toolSets;
     SfMethod method;
     double tolerance; /* 0: 0.1 */
+    /* Added after the fields above (a structSize ending at `tolerance` leaves them
+     * 0): the live moves' meshes have a mask / a statistics buffer, which take
+     * pipelines of their own (C++: MeshFeatures). */
+    SfBool32 mask;
+    SfBool32 statistics;
 } SfPrewarmInfo;
 
 /* At load time: builds every pipeline the SfLiveMoves of `context` need to begin
