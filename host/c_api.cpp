@@ -104,7 +104,7 @@ Stroke toolsStroke(const SfTools& tools) {
     for (uint32_t i = 0; i < tools.toolCount; ++i) {
         const SfTool& in = tools.tools[i];
         ToolStroke tool;
-        tool.kind = enumIn<ToolKind>(rawValue(in.kind), 3, "SfTool.kind");
+        tool.kind = enumIn<ToolKind>(rawValue(in.kind), uint32_t(allToolKinds().size()), "SfTool.kind");
         tool.profile = enumIn<KelvinletProfile>(rawValue(in.profile), 4, "SfTool.profile");
         tool.falloff = enumIn<Falloff>(rawValue(in.falloff), 4, "SfTool.falloff");
         // The C++ API lets a stroke built in code have it (the solver clamps it,

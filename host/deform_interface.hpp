@@ -27,8 +27,9 @@ static_assert(sizeof(ToolBlock) == 96 * SF_MAX_TOOLS);
 // What the host and deform.comp mean by their pushes and passes: the shader's
 // interfaceVersion (specialization constant 14), raised with any change to that
 // meaning on both sides. 2: the list's solve is pass 0 with no vertex count pushed;
-// 3: binding 11 carries each vertex's error bound (carryBound).
-constexpr uint32_t kDeformInterfaceVersion = 3;
+// 3: binding 11 carries each vertex's error bound (carryBound); 4: the tools' kinds
+// are packed two bits a tool in constant 4, toolKinds.
+constexpr uint32_t kDeformInterfaceVersion = 4;
 constexpr uint32_t kDeformInterfaceVersionId = 14;
 
 // Throws sculptflow::Error, naming `shader`, unless the module declares the bindings

@@ -137,11 +137,10 @@ VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& v
         int32_t maxIterations;
         VkBool32 statistics;
         int32_t toolCount;
-        uint32_t affineTools;
+        uint32_t toolKinds;
         int32_t pass;
         VkBool32 sortedBlocks;
         VkBool32 mask;
-        uint32_t flowTools;
         uint32_t toolShapes;
         VkBool32 volumeChange;
         uint32_t workgroupSize;
@@ -149,21 +148,20 @@ VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& v
         VkBool32 verify;
         VkBool32 carryBound;
     } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
-                variant.toolCount,   variant.affineTools,   variant.pass,
+                variant.toolCount,   variant.toolKinds,     variant.pass,
                 variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE,
-                variant.flowTools,   variant.toolShapes,    variant.volumeChange ? VK_TRUE : VK_FALSE,
+                variant.toolShapes,  variant.volumeChange ? VK_TRUE : VK_FALSE,
                 sizing_.workgroupSize, sizing_.verticesPerLane, variant.verify ? VK_TRUE : VK_FALSE,
                 variant.carryBound ? VK_TRUE : VK_FALSE};
-    const std::array<VkSpecializationMapEntry, 15> entries{{
+    const std::array<VkSpecializationMapEntry, 14> entries{{
         {0, offsetof(decltype(constants), method), sizeof(int32_t)},
         {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
         {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
         {3, offsetof(decltype(constants), toolCount), sizeof(int32_t)},
-        {4, offsetof(decltype(constants), affineTools), sizeof(uint32_t)},
+        {4, offsetof(decltype(constants), toolKinds), sizeof(uint32_t)},
         {5, offsetof(decltype(constants), pass), sizeof(int32_t)},
         {6, offsetof(decltype(constants), sortedBlocks), sizeof(VkBool32)},
         {7, offsetof(decltype(constants), mask), sizeof(VkBool32)},
-        {8, offsetof(decltype(constants), flowTools), sizeof(uint32_t)},
         {9, offsetof(decltype(constants), toolShapes), sizeof(uint32_t)},
         {10, offsetof(decltype(constants), volumeChange), sizeof(VkBool32)},
         {11, offsetof(decltype(constants), workgroupSize), sizeof(uint32_t)},

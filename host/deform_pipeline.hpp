@@ -29,8 +29,7 @@ struct DeformVariant {
     int maxIterations = 64;
     bool statistics = false;
     int toolCount = 1;
-    uint32_t affineTools = 0; // bit i: tool i is affine
-    uint32_t flowTools = 0;   // bit i: tool i is an affine flow
+    uint32_t toolKinds = 0;   // bits 2i, 2i+1: tool i's kind (kTool*)
     uint32_t toolShapes = 0;  // bits 2i, 2i+1: tool i's profile or falloff
     int pass = 0;             // deform.comp's `pass`: kDeformPass* in deform_recorder.hpp
     bool sortedBlocks = false; // passes 1 and 3 walk DeformScratch's blocks (deform.comp)

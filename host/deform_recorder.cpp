@@ -40,8 +40,7 @@ DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     }
     if (pass == kDeformPassScan || pass == kDeformPassScatter) {
         variant.toolCount = 1;
-        variant.affineTools = 0;
-        variant.flowTools = 0;
+        variant.toolKinds = 0;
         variant.toolShapes = 0;
     }
     if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) {
@@ -63,8 +62,7 @@ DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool 
     DeformVariant variant{kernel.solverMethod, kernel.solverMaxIterations, statistics, kernel.toolCount, 0u};
     variant.mask = mask;
     for (int i = 0; i < kernel.toolCount; ++i) {
-        if (kernel.toolIsAffine(i)) variant.affineTools |= 1u << i;
-        if (kernel.toolIsAffineFlow(i)) variant.flowTools |= 1u << i;
+        variant.toolKinds |= uint32_t(kernel.toolKind(i) & 3) << (2 * i);
         variant.toolShapes |= uint32_t(kernel.toolShape(i) & 3) << (2 * i);
     }
     variant.volumeChange = kernel.computeVolumeChange;

@@ -15,7 +15,8 @@ layout(constant_id = 0) const int solverMethod = 2;
 layout(constant_id = 1) const int solverMaxIterations = 64;
 layout(constant_id = 2) const bool writeStatistics = false;
 layout(constant_id = 3) const int toolCount = 1;
-layout(constant_id = 4) const uint affineTools = 0u; // bit i: tools[i] is affine
+// Bits 2i, 2i+1: tools[i].kind (kTool*, kinds.glsl), so that each kind's code folds away.
+layout(constant_id = 4) const uint toolKinds = 0u;
 // Which pass this pipeline runs (host/deform_recorder.cpp records them):
 //   0: integrate every vertex of the range (culling per vertex, as the CPU reference),
 //      or, where the recorder pushes no vertex count, the active list (vkCmdDispatchIndirect);
@@ -34,31 +35,35 @@ layout(constant_id = 5) const int pass = 0;
 layout(constant_id = 6) const bool sortedBlocks = false;
 // Binding 9 holds a mask value per vertex (spec §3.5): passes 0, 1, 4 and 5 read it.
 layout(constant_id = 7) const bool hasMask = false;
-// Bit i: tools[i] is an affine flow (spec §3.6). Bits 2i, 2i+1: tools[i].shape, the
-// Kelvinlet profile or the falloff, so that each tool's shape folds away too.
-layout(constant_id = 8) const uint flowTools = 0u;
+// Bits 2i, 2i+1: tools[i].shape, the Kelvinlet profile or the falloff, so that each
+// tool's shape folds away too.
 layout(constant_id = 9) const uint toolShapes = 0u;
 // Binding 10 gets each vertex's volume change J (a debug output, with writeStatistics).
 layout(constant_id = 10) const bool computeVolumeChange = false;
 layout(constant_id = 13) const bool solverVerify = false; // a checking pass per vertex (integrate.glsl)
 // What the host and this file mean by their pushes and passes (kDeformInterfaceVersion,
 // host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
-// pushed; 3: binding 11 and carryBound). A hot-reloaded copy exported from another
-// version is refused by it.
-layout(constant_id = 14) const int interfaceVersion = 3;
+// pushed; 3: binding 11 and carryBound; 4: the kinds packed in toolKinds). A
+// hot-reloaded copy exported from another version is refused by it.
+layout(constant_id = 14) const int interfaceVersion = 4;
 // Binding 11 holds each vertex's error bound, read and replaced (continuous mode:
 // integrateVertex's `carried`, from one segment's dispatch to the next).
 layout(constant_id = 15) const bool carryBound = false;
 
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"
+#include "sculptflow/kinds.glsl"
+
+int toolKind(int i) {
+    return int((toolKinds >> (2u * uint(i))) & 3u);
+}
 
 bool toolIsAffine(int i) {
-    return (affineTools & (1u << uint(i))) != 0u;
+    return toolKind(i) == kToolAffine;
 }
 
 bool toolIsAffineFlow(int i) {
-    return (flowTools & (1u << uint(i))) != 0u;
+    return toolKind(i) == kToolAffineFlow;
 }
 
 int toolShape(int i) {

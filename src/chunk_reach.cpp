@@ -50,7 +50,7 @@ bool boxInReach(kernel::Kernel& kernel, const Bounds& box) {
 
 bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box) {
     if (!isFinite(box.min) || !isFinite(box.max)) return false;
-    if (kernel.toolCount != 1 || kernel.tools[0].kind != kernel::kToolKelvinlet) return false;
+    if (kernel.toolCount != 1 || kernel::kKindTable[kernel.tools[0].kind].compact) return false;
     for (int corner = 0; corner < 8; ++corner) {
         const glm::vec3 p((corner & 1) ? box.max.x : box.min.x, (corner & 2) ? box.max.y : box.min.y,
                           (corner & 4) ? box.max.z : box.min.z);
@@ -62,11 +62,11 @@ bool boxWithinReach(kernel::Kernel& kernel, const Bounds& box) {
 float displacementBound(const kernel::Kernel& kernel) {
     double kelvinlets = 0.0;
     for (int i = 0; i < kernel.toolCount; ++i)
-        if (kernel.tools[i].kind == kernel::kToolKelvinlet) kelvinlets += kelvinletPeakSpeed(kernel, i);
+        if (!kernel::kKindTable[kernel.tools[i].kind].compact) kelvinlets += kelvinletPeakSpeed(kernel, i);
     double bound = kelvinlets;
     for (int i = 0; i < kernel.toolCount; ++i) {
         const kernel::Tool& t = kernel.tools[i];
-        if (t.kind == kernel::kToolKelvinlet) continue;
+        if (!kernel::kKindTable[t.kind].compact) continue;
         // |R| starts ≤ r_out and grows at most at rate k|R| + (Kelvinlet push).
         const double k = glm::length(glm::dvec3(t.rotation)) + std::abs(double(t.logScale));
         const double reach = (double(t.outerRadius) + kelvinlets) * std::exp(k);

@@ -56,7 +56,10 @@ void checkTool(const ToolMotion& tool, size_t index) {
                         std::isfinite(tool.innerRadius) && std::isfinite(tool.outerRadius) &&
                         std::isfinite(tool.stiffness) && std::isfinite(tool.compressibility);
     if (!finite) throw Error(name + ": non-finite motion or parameter");
-    if (tool.kind != ToolKind::Kelvinlet) return;
+}
+
+void checkKelvinlet(const ToolMotion& tool, size_t index) {
+    const std::string name = "groundTruth: tool " + std::to_string(index);
     if (tool.outerRadius <= 0.0) throw Error(name + ": Kelvinlet radius must be > 0");
     if (tool.stiffness <= 0.0) throw Error(name + ": stiffness must be > 0");
     if (tool.compressibility < 0.0 || tool.compressibility > 0.5)
@@ -99,9 +102,14 @@ PreparedMove prepare(const Move& move) {
     for (size_t i = 0; i < move.tools.size(); ++i) {
         const ToolMotion& tool = move.tools[i];
         checkTool(tool, i);
-        if (tool.kind == ToolKind::Kelvinlet) prepared.kelvinlets.push_back(makeKelvinlet(tool));
-        else if (tool.kind == ToolKind::AffineFlow) prepared.flows.push_back(tool);
-        else prepared.affine.push_back(tool);
+        switch (tool.kind) {
+        case ToolKind::Kelvinlet:
+            checkKelvinlet(tool, i);
+            prepared.kelvinlets.push_back(makeKelvinlet(tool));
+            break;
+        case ToolKind::Affine: prepared.affine.push_back(tool); break;
+        case ToolKind::AffineFlow: prepared.flows.push_back(tool); break;
+        }
     }
     return prepared;
 }

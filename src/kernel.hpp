@@ -21,6 +21,7 @@ using uint = glm::uint;
 #define SF_INOUT(T) T&
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"
+#include "sculptflow/kinds.glsl"
 
 // std140 / std430 and C++ must agree on every offset of the shared structs.
 static_assert(sizeof(Tool) == 96);
@@ -32,9 +33,10 @@ static_assert(sizeof(SolverSettings) == 48 && offsetof(SolverSettings, stepLimit
 static_assert(sizeof(VertexLayout) == 32);
 
 // The shaders hold every tool a move may have, and the pipeline's specialization
-// constants pack a tool's kind into a bit and its shape into two (deform.comp).
+// constants pack a tool's kind into two bits and its shape into two (deform.comp).
 static_assert(SF_MAX_TOOLS == sculptflow::kMaxTools);
-static_assert(SF_MAX_TOOLS <= 32 && 2 * SF_MAX_TOOLS <= 32, "toolShapes: 2 bits a tool in 32");
+static_assert(2 * SF_MAX_TOOLS <= 32, "toolKinds, toolShapes: 2 bits a tool in 32");
+static_assert(kToolKindCount <= 4, "a kind fits 2 bits");
 static_assert(kProfileBiLaplacian < 4 && kFalloffSharp < 4, "a shape fits 2 bits");
 
 // One dispatch's state: what a shader reads from its uniforms and specialization
@@ -50,8 +52,9 @@ struct Kernel {
     bool carryBound = false;          // continuous mode: each vertex's error bound in and out (makeSegmentKernel)
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
-    bool toolIsAffine(int i) const { return tools[i].kind == kToolAffine; }
-    bool toolIsAffineFlow(int i) const { return tools[i].kind == kToolAffineFlow; }
+    int toolKind(int i) const { return tools[i].kind; }
+    bool toolIsAffine(int i) const { return toolKind(i) == kToolAffine; }
+    bool toolIsAffineFlow(int i) const { return toolKind(i) == kToolAffineFlow; }
     int toolShape(int i) const { return tools[i].shape; }
 
 #include "sculptflow/field.glsl"

@@ -9,6 +9,7 @@
 
 #include "error.hpp"
 #include "finite.hpp"
+#include "kind_table.hpp"
 #include "method_table.hpp"
 #include "tolerance_plan.hpp"
 
@@ -44,13 +45,8 @@ double firstStep(const kernel::MethodTraits& method, const SolverOptions& option
     return method.firstStepOfMoveLimit > 0.0 ? std::min(h, method.firstStepOfMoveLimit * stepLimitFloor) : h;
 }
 
-int kernelKind(ToolKind kind) {
-    return kind == ToolKind::Affine ? kernel::kToolAffine
-         : kind == ToolKind::AffineFlow ? kernel::kToolAffineFlow : kernel::kToolKelvinlet;
-}
-
 int kernelShape(const ToolMotion& m) {
-    if (m.kind == ToolKind::Kelvinlet) {
+    if (kindTraits(m.kind).profiled) {
         switch (m.profile) {
         case KelvinletProfile::BiScale: return kernel::kProfileBiScale;
         case KelvinletProfile::TriScale: return kernel::kProfileTriScale;
@@ -105,12 +101,30 @@ TipCoefficients kelvinletTip(KelvinletProfile profile, double a, double b, doubl
 // (C¹, C²) needs a quarter of the shell a step for the embedded estimates to hold,
 // a kinked one (linear at both radii, sharp at r_in) a sixth (docs/field-shapes.md).
 double fieldLength(const ToolMotion& m) {
-    if (m.kind == ToolKind::Kelvinlet)
+    if (kindTraits(m.kind).profiled)
         return m.profile == KelvinletProfile::BiLaplacian ? kernel::kBiLaplacianFieldLength * m.outerRadius
                                                            : m.outerRadius;
     const double shell = std::max(m.outerRadius - std::min(m.innerRadius, m.outerRadius), 1e-3 * m.outerRadius);
     const bool kinked = m.falloff == Falloff::Linear || m.falloff == Falloff::Sharp;
     return shell / (kinked ? 6.0 : 4.0);
+}
+
+// Loads calibrated at μ = 1 so that the tip follows the tool; the field is then
+// evaluated with the material's μ, so a stiffer material moves less.
+void setKelvinletLoads(kernel::Tool& t, const ToolMotion& m) {
+    const double a1 = 1.0 / (4.0 * std::numbers::pi);
+    const double b1 = a1 / (4.0 * (1.0 - m.compressibility));
+    const double b01 = a1 / 4.0;
+    const TipCoefficients tip = kelvinletTip(m.profile, a1, b1, m.outerRadius);
+    t.grabLoad = toFloat(m.translation / tip.grab);
+    t.twistLoad = toFloat(m.rotation * (-1.0 / (a1 * tip.phi)));
+    t.scaleLoad = float(m.logScale / ((2.0 * b01 - a1) * tip.phi));
+
+    const double a = a1 / m.stiffness;
+    const double b = a / (4.0 * (1.0 - m.compressibility));
+    t.kelvinA = float(a);
+    t.kelvinB = float(b);
+    t.kelvinScale = float(2.0 * (a / 4.0) - a); // 2b₀ − a, b₀ = b at ν = 0
 }
 
 // A vertex's own step limit is kVertexStepLimit / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²))
@@ -128,24 +142,12 @@ kernel::Tool makeKernelTool(const ToolMotion& m) {
     t.logScale = float(m.logScale);
     t.innerRadius = float(std::min(m.innerRadius, m.outerRadius));
     t.outerRadius = float(m.outerRadius);
-    t.kind = kernelKind(m.kind);
+    t.kind = int(m.kind); // the kind table's row
     t.shape = kernelShape(m);
-    if (m.kind == ToolKind::Kelvinlet) {
-        // Loads calibrated at μ = 1 so that the tip follows the tool; the field is
-        // then evaluated with the material's μ, so a stiffer material moves less.
-        const double a1 = 1.0 / (4.0 * std::numbers::pi);
-        const double b1 = a1 / (4.0 * (1.0 - m.compressibility));
-        const double b01 = a1 / 4.0;
-        const TipCoefficients tip = kelvinletTip(m.profile, a1, b1, m.outerRadius);
-        t.grabLoad = toFloat(m.translation / tip.grab);
-        t.twistLoad = toFloat(m.rotation * (-1.0 / (a1 * tip.phi)));
-        t.scaleLoad = float(m.logScale / ((2.0 * b01 - a1) * tip.phi));
-
-        const double a = a1 / m.stiffness;
-        const double b = a / (4.0 * (1.0 - m.compressibility));
-        t.kelvinA = float(a);
-        t.kelvinB = float(b);
-        t.kelvinScale = float(2.0 * (a / 4.0) - a); // 2b₀ − a, b₀ = b at ν = 0
+    switch (m.kind) {
+    case ToolKind::Kelvinlet: setKelvinletLoads(t, m); break;
+    case ToolKind::Affine:
+    case ToolKind::AffineFlow: break; // the motion alone
     }
     return t;
 }
@@ -160,11 +162,18 @@ kernel::Tool makeKernelTool(const ToolMotion& m) {
 double toolStepLimit(const Move& move, const SolverOptions& options) {
     double limit = 1.0;
     double flows = 0.0; // affine flows' motions add: where they overlap, their changes do
+    const auto motionOf = [](const ToolMotion& m) {
+        return glm::length(m.translation) / fieldLength(m) + glm::length(m.rotation) + std::abs(m.logScale);
+    };
     for (const ToolMotion& m : move.tools) {
-        if (m.kind == ToolKind::Affine) continue; // truncated affine flows are smooth in s
-        const double motion = glm::length(m.translation) / fieldLength(m) + glm::length(m.rotation) + std::abs(m.logScale);
-        if (m.kind == ToolKind::AffineFlow) flows += motion;
-        else if (motion > 0.0) limit = std::min(limit, options.maxToolMotionPerStep / motion);
+        switch (m.kind) {
+        case ToolKind::Kelvinlet:
+            if (const double motion = motionOf(m); motion > 0.0)
+                limit = std::min(limit, options.maxToolMotionPerStep / motion);
+            break;
+        case ToolKind::Affine: break; // truncated affine flows are smooth in s
+        case ToolKind::AffineFlow: flows += motionOf(m); break;
+        }
     }
     if (flows > 0.0) limit = std::min(limit, options.maxToolMotionPerStep / flows);
     return limit;
@@ -207,10 +216,9 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.solverVerify = options.verify;
     k.settings.requestedTolerance = float(options.tolerance);
     if (options.volumeChange) {
-        const bool truncated = std::any_of(move.tools.begin(), move.tools.end(),
-                                           [](const ToolMotion& m) { return m.kind == ToolKind::Affine; });
-        const bool other = std::any_of(move.tools.begin(), move.tools.end(),
-                                       [](const ToolMotion& m) { return m.kind != ToolKind::Affine; });
+        const auto isTruncated = [](const ToolMotion& m) { return kindTraits(m.kind).truncated; };
+        const bool truncated = std::any_of(move.tools.begin(), move.tools.end(), isTruncated);
+        const bool other = !std::all_of(move.tools.begin(), move.tools.end(), isTruncated);
         if (truncated && other)
             throw Error("volume change: a move that mixes affine tools with kelvinlet or affine-flow tools is not "
                         "supported (the jump where an affine tool ends needs the other fields' Jacobian matrix)");

@@ -16,6 +16,7 @@
 #include "error.hpp"
 #include "text_scan.hpp"
 #include "file_io.hpp"
+#include "kind_table.hpp"
 #include "motion.hpp"
 
 namespace sculptflow {
@@ -106,11 +107,11 @@ void checkTool(const ToolStroke& tool, const std::string& prefix, const std::str
             tool.stiffness);
     require(std::isfinite(nu) && nu >= 0.0 && nu <= kMaxCompressibility, "compressibility", "in [0, 0.5]",
             nu);
-    const bool kelvinlet = tool.kind == ToolKind::Kelvinlet;
-    if (!kelvinlet && tool.profile != KelvinletProfile::BiScale)
+    const bool profiled = kindTraits(tool.kind).profiled;
+    if (!profiled && tool.profile != KelvinletProfile::BiScale)
         fail(source, prefix + "profile: \"" + std::string(kelvinletProfileName(tool.profile)) +
                          "\" is for a kelvinlet, not an " + std::string(toolKindName(tool.kind)) + " tool");
-    if (kelvinlet && tool.falloff != Falloff::Smooth)
+    if (profiled && tool.falloff != Falloff::Smooth)
         fail(source, prefix + "falloff: \"" + std::string(falloffName(tool.falloff)) +
                          "\" is for an affine or affine-flow tool, not a kelvinlet");
     if (tool.poses.size() < 2) {
@@ -275,16 +276,16 @@ private:
     void parseShape(const Json& object, const std::string& where, ToolStroke& tool) const {
         tool.kind = choice<ToolKind>(requireKey(object, where, "kind"), where, "kind", parseToolKind,
                                      kToolKindChoices);
-        const bool kelvinlet = tool.kind == ToolKind::Kelvinlet;
+        const bool profiled = kindTraits(tool.kind).profiled;
         const std::string kindName(toolKindName(tool.kind));
         if (const auto it = object.find("profile"); it != object.end()) {
-            if (!kelvinlet) fail(source_, join(where, "profile") + ": a profile is for a kelvinlet, not an " +
+            if (!profiled) fail(source_, join(where, "profile") + ": a profile is for a kelvinlet, not an " +
                                               kindName + " tool (use \"falloff\")");
             tool.profile = choice<KelvinletProfile>(*it, where, "profile", parseKelvinletProfile,
                                                     kKelvinletProfileChoices);
         }
         if (const auto it = object.find("falloff"); it != object.end()) {
-            if (kelvinlet) fail(source_, join(where, "falloff") +
+            if (profiled) fail(source_, join(where, "falloff") +
                                          ": a falloff is for an affine or affine-flow tool, not a kelvinlet (use \"profile\")");
             tool.falloff = choice<Falloff>(*it, where, "falloff", parseFalloff, kFalloffChoices);
         }
@@ -355,7 +356,7 @@ std::string toJsonText(const Stroke& stroke) {
                                     {"time", pose.time}});
         }
         Ordered written{{"kind", std::string(toolKindName(tool.kind))}};
-        if (tool.kind == ToolKind::Kelvinlet) written["profile"] = std::string(kelvinletProfileName(tool.profile));
+        if (kindTraits(tool.kind).profiled) written["profile"] = std::string(kelvinletProfileName(tool.profile));
         else written["falloff"] = std::string(falloffName(tool.falloff));
         written.update(Ordered{{"inner_radius", tool.innerRadius},
                                 {"outer_radius", tool.outerRadius},

@@ -1,8 +1,13 @@
-// The names of the tool kinds, Kelvinlet profiles and falloffs (spec §3.6, §3.7, §5).
+// The kind table looked up by ToolKind (kinds.glsl), and the names of the kinds, Kelvinlet profiles and falloffs
+// (spec §3.6, §3.7, §5).
 #include "stroke.hpp"
 
 #include <array>
+#include <string>
 #include <utility>
+
+#include "error.hpp"
+#include "kind_table.hpp"
 
 namespace sculptflow {
 namespace {
@@ -21,8 +26,6 @@ std::optional<T> valueOf(const std::array<std::pair<T, std::string_view>, N>& na
     return std::nullopt;
 }
 
-constexpr std::array<std::pair<ToolKind, std::string_view>, 3> kKinds{{
-    {ToolKind::Kelvinlet, "kelvinlet"}, {ToolKind::Affine, "affine"}, {ToolKind::AffineFlow, "affine-flow"}}};
 constexpr std::array<std::pair<KelvinletProfile, std::string_view>, 4> kProfiles{{
     {KelvinletProfile::BiScale, "bi-scale"},
     {KelvinletProfile::TriScale, "tri-scale"},
@@ -33,8 +36,29 @@ constexpr std::array<std::pair<Falloff, std::string_view>, 4> kFalloffs{{
 
 } // namespace
 
-std::string_view toolKindName(ToolKind kind) { return nameOf(kKinds, kind); }
-std::optional<ToolKind> parseToolKind(std::string_view name) { return valueOf(kKinds, name); }
+const kernel::KindTraits& kindTraits(ToolKind kind) {
+    const int row = int(kind);
+    if (row < 0 || row >= kernel::kToolKindCount) throw Error("unknown tool kind " + std::to_string(row));
+    return kernel::kKindTable[row];
+}
+
+std::vector<ToolKind> allToolKinds() {
+    std::vector<ToolKind> kinds;
+    for (int row = 0; row < kernel::kToolKindCount; ++row) kinds.push_back(ToolKind(row));
+    return kinds;
+}
+
+std::string_view toolKindName(ToolKind kind) {
+    const int row = int(kind);
+    return row >= 0 && row < kernel::kToolKindCount ? kernel::kKindTable[row].name : "unknown";
+}
+
+std::optional<ToolKind> parseToolKind(std::string_view name) {
+    for (ToolKind kind : allToolKinds())
+        if (toolKindName(kind) == name) return kind;
+    return std::nullopt;
+}
+
 std::string_view kelvinletProfileName(KelvinletProfile profile) { return nameOf(kProfiles, profile); }
 std::optional<KelvinletProfile> parseKelvinletProfile(std::string_view name) { return valueOf(kProfiles, name); }
 std::string_view falloffName(Falloff falloff) { return nameOf(kFalloffs, falloff); }
@@ -42,7 +66,7 @@ std::optional<Falloff> parseFalloff(std::string_view name) { return valueOf(kFal
 
 void setToolKind(ToolStroke& tool, ToolKind kind) {
     tool.kind = kind;
-    if (kind == ToolKind::Kelvinlet) tool.falloff = Falloff::Smooth;
+    if (kindTraits(kind).profiled) tool.falloff = Falloff::Smooth;
     else tool.profile = KelvinletProfile::BiScale;
 }
 

@@ -15,6 +15,7 @@
 
 namespace sculptflow {
 
+// In the order of the kind table's rows (its values are SfToolKind's).
 enum class ToolKind {
     Kelvinlet,  // regularized Kelvinlet, shaped by a KelvinletProfile
     Affine,     // affine deformer, each vertex's time truncated by its falloff
@@ -30,6 +31,7 @@ enum class Falloff { Smooth, Smoother, Linear, Sharp };
 // The spec's names ("kelvinlet", "affine", "affine-flow"; "bi-scale", ...; "smooth", ...)
 // and their inverses (nullopt for an unknown name). The *Choices strings list the
 // valid names for error messages.
+SCULPTFLOW_API std::vector<ToolKind> allToolKinds(); // every kind, in enum order
 SCULPTFLOW_API std::string_view toolKindName(ToolKind kind);
 SCULPTFLOW_API std::optional<ToolKind> parseToolKind(std::string_view name);
 SCULPTFLOW_API std::string_view kelvinletProfileName(KelvinletProfile profile);

@@ -69,7 +69,7 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
     MethodTraits method = methodTraits(solverMethod);
     KinkCrossing crossing = KinkCrossing(0.0f, 1.0f);
     for (int i = 0; i < toolCount; ++i) {
-        if (!toolIsAffineFlow(i)) continue;
+        if (toolKind(i) != kToolAffineFlow) continue;
         vec3 R0 = toolOffset(i, x, s);
         vec3 R1 = toolOffset(i, y, s + h);
         float r0 = length(R0);
@@ -144,9 +144,10 @@ float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
     float travel = passHMax(pass);
     bool flows = false;
     for (int i = 0; i < toolCount; ++i) {
-        if (toolIsAffineFlow(i)) {
-            flows = true;
-        } else if (!toolIsAffine(i)) {
+        switch (toolKind(i)) {
+        case kToolAffine: break; // smooth in s
+        case kToolAffineFlow: flows = true; break;
+        default: { // kToolKelvinlet
             vec3 R = toolOffset(i, x, s);
             float eps = tools[i].outerRadius;
             float relative = length(k1 - tools[i].translation);
@@ -154,6 +155,8 @@ float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
             float fieldLength = toolShape(i) == kProfileBiLaplacian ? kBiLaplacianFieldLength * eps : eps;
             float reach = sqrt(dot(R, R) + fieldLength * fieldLength);
             if (relative > 0.0f) travel = min(travel, pass.stepShare * settings.stepLimitTravel * reach / relative);
+            break;
+        }
         }
     }
     float floor = settings.stepLimitFloor * pass.stepShare;

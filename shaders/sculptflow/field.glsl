@@ -1,10 +1,11 @@
 // The move tool's velocity fields (spec §3) and each tool's reach (spec §4, item 5).
 //
-// Reads the globals `tools[]`, `toolCount` and `toolIsAffine(i)`: members of the
-// C++ Kernel, or in a shader a uniform block, a specialization constant and a
-// function of one. Loops run to `toolCount` with no early exit, so that on the GPU
-// they unroll, every `tools[i]` is a constant offset and each kind folds away.
-// Needs layout.glsl.
+// Reads the globals `tools[]`, `toolCount`, `toolKind(i)` and `toolShape(i)`:
+// members of the C++ Kernel, or in a shader a uniform block, a specialization
+// constant and functions of them. Loops run to `toolCount` with no early exit, so
+// that on the GPU they unroll, every `tools[i]` is a constant offset and each kind
+// folds away. Each concern switches on the kind once (kinds.glsl) and calls that
+// kind's code. Needs layout.glsl and kinds.glsl.
 
 // R = x − o(s), computed relative to p_A so that large coordinates lose nothing.
 vec3 toolOffset(int i, vec3 x, float s) {
@@ -214,9 +215,11 @@ vec3 affineFlowVelocity(int i, vec3 offset) {
 // is set in activeMask. Kelvinlets and affine flows act until s = 1, so their
 // bits are set in every segment and need not be read.
 vec3 toolVelocity(int i, vec3 offset, uint activeMask) {
-    if (toolIsAffine(i)) return (activeMask & (1u << uint(i))) != 0u ? affineVelocity(i, offset) : vec3(0.0f);
-    if (toolIsAffineFlow(i)) return affineFlowVelocity(i, offset);
-    return kelvinletVelocity(i, offset);
+    switch (toolKind(i)) {
+    case kToolAffine: return (activeMask & (1u << uint(i))) != 0u ? affineVelocity(i, offset) : vec3(0.0f);
+    case kToolAffineFlow: return affineFlowVelocity(i, offset);
+    default: return kelvinletVelocity(i, offset); // kToolKelvinlet
+    }
 }
 
 // Sum of the tools (spec §3.3). The loop spells out toolVelocity: the C++ build
@@ -225,12 +228,12 @@ vec3 velocity(vec3 x, float s, uint activeMask) {
     vec3 v = vec3(0.0f);
     for (int i = 0; i < toolCount; ++i) {
         vec3 offset = toolOffset(i, x, s);
-        if (toolIsAffine(i)) {
+        switch (toolKind(i)) {
+        case kToolAffine:
             if ((activeMask & (1u << uint(i))) != 0u) v += affineVelocity(i, offset);
-        } else if (toolIsAffineFlow(i)) {
-            v += affineFlowVelocity(i, offset);
-        } else {
-            v += kelvinletVelocity(i, offset);
+            break;
+        case kToolAffineFlow: v += affineFlowVelocity(i, offset); break;
+        default: v += kelvinletVelocity(i, offset); break; // kToolKelvinlet
         }
     }
     return v;
@@ -261,7 +264,7 @@ float kelvinletGradient(int i, vec3 R) {
 // True when an affine tool may end before s = 1 and so split the move into segments.
 bool hasBreakpoints() {
     bool any = false;
-    for (int i = 0; i < toolCount; ++i) any = any || toolIsAffine(i);
+    for (int i = 0; i < toolCount; ++i) any = any || toolKind(i) == kToolAffine;
     return any;
 }
 
@@ -274,7 +277,7 @@ float affineFalloff(int i, vec3 x0) {
 // End of tool i's action for a vertex starting at x0: the falloff for an affine
 // tool, the whole move for a Kelvinlet or an affine flow.
 float toolEnd(int i, vec3 x0) {
-    return toolIsAffine(i) ? affineFalloff(i, x0) : 1.0f;
+    return toolKind(i) == kToolAffine ? affineFalloff(i, x0) : 1.0f;
 }
 
 // Upper bound on |v| of a bi-scale Kelvinlet over all points with |R| ≥ rho > 0.
@@ -376,17 +379,18 @@ bool outOfReach(vec3 x0, float tolerance) {
     float speedSum = 0.0f;
     bool reached = false;
     for (int i = 0; i < toolCount; ++i) {
-        if (toolIsAffine(i)) {
-            reached = reached || affineFalloff(i, x0) > 0.0f;
-        } else if (toolIsAffineFlow(i)) {
-            reached = reached || distanceToToolPath(i, x0) - delta < tools[i].outerRadius;
-        } else {
+        switch (toolKind(i)) {
+        case kToolAffine: reached = reached || affineFalloff(i, x0) > 0.0f; break;
+        case kToolAffineFlow: reached = reached || distanceToToolPath(i, x0) - delta < tools[i].outerRadius; break;
+        default: { // kToolKelvinlet
             float rho = distanceToToolPath(i, x0) - delta;
             if (rho > 0.0f) {
                 speedSum += kelvinletSpeedBound(i, rho);
             } else {
                 reached = true;
             }
+            break;
+        }
         }
     }
     return !reached && speedSum <= delta;
@@ -403,19 +407,27 @@ bool sphereInReach(vec3 centre, float radius, float tolerance) {
     float speedSum = 0.0f;
     bool reached = !all(lessThan(abs(vec4(centre, radius)), vec4(3.0e38f)));
     for (int i = 0; i < toolCount; ++i) {
-        if (toolIsAffine(i)) {
+        switch (toolKind(i)) {
+        case kToolAffine: {
             float dist = length(centre - tools[i].origin);
             reached = reached || dist * 0.9999f - radius * 1.0001f - 1.0e-4f <= tools[i].outerRadius;
-        } else if (toolIsAffineFlow(i)) {
+            break;
+        }
+        case kToolAffineFlow: {
             float dist = distanceToToolPath(i, centre);
             reached = reached || dist * 0.9999f - radius * 1.0001f - 1.0e-4f - delta <= tools[i].outerRadius;
-        } else if (tools[i].grabLoad != vec3(0.0f) || tools[i].twistLoad != vec3(0.0f) || tools[i].scaleLoad != 0.0f) {
-            float rho = distanceToToolPath(i, centre) * 0.9999f - radius * 1.0001f - 1.0e-4f - delta;
-            if (rho > 0.0f) {
-                speedSum += kelvinletSpeedBound(i, rho);
-            } else {
-                reached = true;
+            break;
+        }
+        default: // kToolKelvinlet
+            if (tools[i].grabLoad != vec3(0.0f) || tools[i].twistLoad != vec3(0.0f) || tools[i].scaleLoad != 0.0f) {
+                float rho = distanceToToolPath(i, centre) * 0.9999f - radius * 1.0001f - 1.0e-4f - delta;
+                if (rho > 0.0f) {
+                    speedSum += kelvinletSpeedBound(i, rho);
+                } else {
+                    reached = true;
+                }
             }
+            break;
         }
     }
     return reached || !(speedSum <= delta);

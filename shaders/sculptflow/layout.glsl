@@ -16,10 +16,6 @@
 // kMaxTools in stroke.hpp.
 #define SF_MAX_TOOLS 16
 
-const int kToolKelvinlet = 0;
-const int kToolAffine = 1;     // time truncated at the falloff (spec §3.1)
-const int kToolAffineFlow = 2; // falloff in the field (spec §3.6)
-
 // Tool.shape: a Kelvinlet's profile (spec §3.7) or an affine kind's falloff (§3.6).
 const int kProfileBiScale = 0;
 const int kProfileTriScale = 1;
@@ -105,7 +101,7 @@ struct Tool {
     vec3 translation; float innerRadius; // d; r_in (affine falloff), clamped to ≤ r_out
     vec3 rotation;    float outerRadius; // r (axis·angle); r_out, which is ε for a Kelvinlet
     vec3 grabLoad;    float scaleLoad;   // Kelvinlet f; Kelvinlet G/I (λ·calibration)
-    vec3 twistLoad;   int kind;          // Kelvinlet F as the vector of its skew matrix; kTool*
+    vec3 twistLoad;   int kind;          // Kelvinlet F as the vector of its skew matrix; kTool* (kinds.glsl)
     float kelvinA;                       // a = 1/(4πμ)
     float kelvinB;                       // b = a/(4(1−ν))
     float kelvinScale;                   // 2b₀ − a

@@ -11,17 +11,23 @@ float divergence(vec3 x, float s) {
     float div = 0.0f;
     for (int i = 0; i < toolCount; ++i) {
         vec3 R = toolOffset(i, x, s);
-        if (toolIsAffineFlow(i)) {
+        switch (toolKind(i)) {
+        case kToolAffine: break; // phase by phase (affinePhaseJacobian)
+        case kToolAffineFlow: {
             float dist = length(R);
             float radial = dist > 0.0f ? falloffWeightSlope(i, dist) * dot(R, affineVelocity(i, R)) / dist : 0.0f;
             div += 3.0f * tools[i].logScale * falloffWeight(i, dist) + radial;
-        } else if (!toolIsAffine(i)) {
+            break;
+        }
+        default: { // kToolKelvinlet
             float rr = dot(R, R);
             vec3 slope;
             vec3 c = kelvinletCoefficients(i, rr, slope);
             float rf = dot(R, tools[i].grabLoad);
             div += slope.x * rf + rf * (rr * slope.y + 4.0f * c.y)
                  + tools[i].kelvinScale * tools[i].scaleLoad * (rr * slope.z + 3.0f * c.z);
+            break;
+        }
         }
     }
     return div;
@@ -34,7 +40,7 @@ mat3 affinePhaseJacobian(uint activeMask, float ds) {
     vec3 r = vec3(0.0f);
     float lambda = 0.0f;
     for (int i = 0; i < toolCount; ++i) {
-        if (toolIsAffine(i) && (activeMask & (1u << uint(i))) != 0u) {
+        if (toolKind(i) == kToolAffine && (activeMask & (1u << uint(i))) != 0u) {
             r += tools[i].rotation;
             lambda += tools[i].logScale;
         }

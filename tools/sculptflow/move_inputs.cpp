@@ -8,6 +8,7 @@
 
 #include "default_case.hpp"
 #include "error.hpp"
+#include "kind_table.hpp"
 #include "number_checks.hpp"
 #include "unit_checks.hpp"
 #include "vector_option.hpp"
@@ -68,7 +69,7 @@ void addMoveInputOptions(CLI::App& command, MoveInputArgs& args) {
                        "World units per voxel (default: the stroke's; 0.0013 for .bin)")
         ->check(positiveNumber());
     command.add_option("--kind", args.kind, "Deformer for every tool (default: as recorded)")
-        ->check(CLI::IsMember({"kelvinlet", "affine", "affine-flow"}));
+        ->check(CLI::IsMember(toolKindChoices()));
     command.add_option("--profile", args.profile,
                        "Kelvinlet profile for every Kelvinlet tool: bi-scale, tri-scale, laplacian or bi-laplacian")
         ->check(CLI::IsMember({"bi-scale", "tri-scale", "laplacian", "bi-laplacian"}));
@@ -124,6 +125,12 @@ ContextOptions gpuContextOptions(const MoveInputArgs& args) {
     ContextOptions options;
     options.hooks.pipelineCacheFile = args.pipelineCache;
     return options;
+}
+
+std::vector<std::string> toolKindChoices() {
+    std::vector<std::string> names;
+    for (ToolKind kind : allToolKinds()) names.emplace_back(toolKindName(kind));
+    return names;
 }
 
 std::vector<std::string> methodChoices() {
@@ -186,11 +193,11 @@ namespace {
 void applyShapeOptions(Stroke& stroke, const MoveInputArgs& args) {
     bool profiled = args.profile.empty(), falloffed = args.falloff.empty();
     for (ToolStroke& tool : stroke.tools) {
-        if (!args.profile.empty() && tool.kind == ToolKind::Kelvinlet) {
+        if (!args.profile.empty() && kindTraits(tool.kind).profiled) {
             tool.profile = *parseKelvinletProfile(args.profile);
             profiled = true;
         }
-        if (!args.falloff.empty() && tool.kind != ToolKind::Kelvinlet) {
+        if (!args.falloff.empty() && !kindTraits(tool.kind).profiled) {
             tool.falloff = *parseFalloff(args.falloff);
             falloffed = true;
         }

@@ -28,7 +28,7 @@ struct MoveInputArgs {
     BuiltInMesh builtIn = BuiltInMesh::Sphere; // --built-in where a command offers it
     std::string strokePath; // empty: the built-in stroke
     std::optional<double> voxelSize;
-    std::string kind;       // "", "kelvinlet", "affine" or "affine-flow"
+    std::string kind;       // "" or one of toolKindChoices()
     std::string profile;    // "" or a Kelvinlet profile for every Kelvinlet tool
     std::string falloff;    // "" or a falloff for every affine-kind tool
     std::string pipelineCache; // empty: none
@@ -67,6 +67,7 @@ void addMoveModeOptions(CLI::App& command, MoveInputArgs& args);
 ContextOptions gpuContextOptions(const MoveInputArgs& args);
 
 // The method table's names: --method's choices.
+std::vector<std::string> toolKindChoices(); // the kind table's names, in row order
 std::vector<std::string> methodChoices();
 
 // Adds --method (one of methodChoices(); `note` is appended to its help), --tol and

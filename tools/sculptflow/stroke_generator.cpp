@@ -13,6 +13,7 @@
 
 #include "default_case.hpp"
 #include "error.hpp"
+#include "kind_table.hpp"
 
 namespace sculptflow::cli {
 namespace {
@@ -43,19 +44,22 @@ constexpr KelvinletProfile kProfiles[] = {KelvinletProfile::BiScale, KelvinletPr
                                           KelvinletProfile::Laplacian, KelvinletProfile::BiLaplacian};
 constexpr Falloff kFalloffs[] = {Falloff::Smooth, Falloff::Smoother, Falloff::Linear, Falloff::Sharp};
 
-// Family f: 0–3 Kelvinlet profiles, 4–7 affine falloffs, 8–11 affine-flow falloffs.
+// Family f: the kind table's row f / kShapesPerKind, with its profile or falloff f % kShapesPerKind.
 void setFamily(ToolStroke& tool, int family) {
-    setToolKind(tool, family < 4 ? ToolKind::Kelvinlet : family < 8 ? ToolKind::Affine : ToolKind::AffineFlow);
-    if (family < 4) tool.profile = kProfiles[family];
-    else tool.falloff = kFalloffs[family % 4];
+    const ToolKind kind = ToolKind(family / kShapesPerKind);
+    setToolKind(tool, kind);
+    if (kindTraits(kind).profiled) tool.profile = kProfiles[family % kShapesPerKind];
+    else tool.falloff = kFalloffs[family % kShapesPerKind];
+}
+
+std::string shapeName(const ToolStroke& tool) {
+    return std::string(kindTraits(tool.kind).profiled ? kelvinletProfileName(tool.profile) : falloffName(tool.falloff));
 }
 
 std::string familyName(int family) {
     ToolStroke tool;
     setFamily(tool, family);
-    const std::string kind(toolKindName(tool.kind));
-    return kind + "/" + std::string(tool.kind == ToolKind::Kelvinlet ? kelvinletProfileName(tool.profile)
-                                                                      : falloffName(tool.falloff));
+    return std::string(toolKindName(tool.kind)) + "/" + shapeName(tool);
 }
 
 // One hand's motion, in voxels: a pull along a bent path, a turn and a scale change.
@@ -190,9 +194,7 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
 }
 
 std::string describeHand(const ToolStroke& tool, const HandPlan& h) {
-    const std::string shape(tool.kind == ToolKind::Kelvinlet ? kelvinletProfileName(tool.profile)
-                                                              : falloffName(tool.falloff));
-    return std::string(toolKindName(tool.kind)) + "/" + shape +
+    return std::string(toolKindName(tool.kind)) + "/" + shapeName(tool) +
            format(" eps %.1f r_in %.2f eps", tool.outerRadius / kVoxelSize, tool.innerRadius / tool.outerRadius) +
            format(" pull %.0f turn %.0f deg scale %.2f", glm::length(h.pull), h.turn * 180.0 / kPi, h.scaleRatio) +
            format(" mu %.2f nu %.2f", tool.stiffness, tool.compressibility);
@@ -237,7 +239,8 @@ GeneratedCase generateCase(uint64_t seed) {
         int toolFamily = family;
         if (i == 1) {
             if (draw.chance(0.15)) toolFamily = draw.integer(0, kStrokeFamilies - 1); // any kind
-            else if (draw.chance(0.7)) toolFamily = family / 4 * 4 + draw.integer(0, 3); // same kind, own shape
+            else if (draw.chance(0.7)) // same kind, own shape
+                toolFamily = family / kShapesPerKind * kShapesPerKind + draw.integer(0, kShapesPerKind - 1);
         }
         ToolStroke tool = makeTool(draw, plan, t, radius, toolFamily, c.mode);
         description += (i ? "; hand 2 " + std::string(meeting ? "meeting: " : "apart: ") : "") + describeHand(tool, plan);

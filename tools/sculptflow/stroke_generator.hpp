@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include "kind_table.hpp"
 #include "mesh.hpp"
 #include "motion.hpp"
 #include "stroke.hpp"
@@ -15,8 +16,10 @@ namespace sculptflow::cli {
 
 // What a seed's first tool is: a kind with one Kelvinlet profile or falloff. The
 // seed picks the family (seed % kStrokeFamilies) so that any run of consecutive
-// seeds covers every family evenly.
-inline constexpr int kStrokeFamilies = 12; // kelvinlet × 4 profiles, affine and affine-flow × 4 falloffs
+// seeds covers every family evenly: a kind (the kind table's row) with one of its
+// 4 profiles or falloffs.
+inline constexpr int kShapesPerKind = 4;
+inline constexpr int kStrokeFamilies = kernel::kToolKindCount * kShapesPerKind;
 
 struct GeneratedCase {
     uint64_t seed = 0;

@@ -1,0 +1,13 @@
+// The tool kind table (shaders/sculptflow/kinds.glsl) looked up by the public ToolKind.
+#pragma once
+
+#include "kernel.hpp"
+#include "stroke.hpp"
+
+namespace sculptflow {
+
+// The kind's row, which is also its kernel id (kTool*); src/tool_shapes.cpp. Throws sculptflow::Error
+// for a value outside the table.
+const kernel::KindTraits& kindTraits(ToolKind kind);
+
+} // namespace sculptflow
