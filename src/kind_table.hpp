@@ -1,8 +1,11 @@
 // The tool kind table (shaders/sculptflow/kinds.glsl) looked up by the public ToolKind.
 #pragma once
 
-#include "kernel.hpp"
 #include "stroke.hpp"
+
+namespace sculptflow::kernel {
+#include "sculptflow/kinds.glsl"
+} // namespace sculptflow::kernel
 
 namespace sculptflow {
 

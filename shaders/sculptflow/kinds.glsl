@@ -7,6 +7,11 @@
 // in the public enums, in row order).
 //
 // Compiles as GLSL and as C++, like layout.glsl; the name exists in C++ only.
+// Guarded: src/kind_table.hpp includes it alone (for the file readers, which
+// the fuzzers build with a clang that cannot compile the rest of the kernel),
+// and src/kernel.hpp with the kernel, both in sculptflow::kernel.
+#ifndef SF_KINDS_GLSL
+#define SF_KINDS_GLSL
 
 // Rows, in the order of sculptflow::ToolKind and of the C API's SfToolKind: the
 // row is the kind's value in both, in Tool.kind and in the pipeline's toolKinds
@@ -34,3 +39,4 @@ inline constexpr KindTraits kKindTable[kToolKindCount] = {
     {"affine-flow", false,   false,    true},
 };
 #endif
+#endif // SF_KINDS_GLSL
