@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <exception>
 #include <vector>
 
 using namespace sculptflow;
@@ -175,8 +176,8 @@ SfResult sfLiveMoveRecord(SfLiveMove live, VkCommandBuffer commands, const SfRec
     const RecordReport r = live->live->record(commands, recordSync);
     // record() says "nothing recorded" for a failure too; its cause gets its code,
     // the report is left as it was, and the command buffer holds nothing to submit.
-    if (const std::optional<ErrorCode> failure = implOf(*live->live).recordFailure())
-        return refuse(live, resultFor(*failure), live->live->lastError().c_str());
+    if (const std::exception_ptr failure = implOf(*live->live).recordFailure())
+        return guarded(live->lastError, [&]() -> SfResult { std::rethrow_exception(failure); });
     // Only the bytes this library knows: a newer caller's later fields stay as they were.
     report->recorded = r.recorded;
     report->ticket = r.ticket.frame;

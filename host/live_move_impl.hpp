@@ -1,9 +1,8 @@
 // The library's side of LiveMove.
 #pragma once
 
-#include <optional>
-
 #include <array>
+#include <exception>
 #include <utility>
 #include <vector>
 
@@ -45,10 +44,10 @@ struct LiveMove::Impl {
     void cancel();
     bool moving() const { return state_ == State::Moving; }
     const std::string& lastError() const { return lastError_; }
-    // The last record() failed (lastError() says why) with this cause; none when
-    // it recorded or had nothing to record. RecordReport alone cannot tell a
-    // failure from "nothing pending": the C API reads this to return a code.
-    std::optional<ErrorCode> recordFailure() const { return recordFailure_; }
+    // What made the last record() fail (lastError() says it too); null when it
+    // recorded or had nothing to record. RecordReport alone cannot tell a failure
+    // from "nothing pending": the C API rethrows this into its one error mapping.
+    std::exception_ptr recordFailure() const { return recordFailure_; }
     double gpuMilliseconds() const;
     size_t chunkCount() const { return chunks_.size(); }
     const Bounds& chunkBounds(size_t chunk) const { return chunks_[chunk].bounds; }
@@ -162,7 +161,7 @@ struct LiveMove::Impl {
     PendingFrame pending_;
     uint64_t nextTicket_ = 1;
     std::string lastError_;
-    std::optional<ErrorCode> recordFailure_; // record()'s
+    std::exception_ptr recordFailure_; // record()'s
 };
 
 } // namespace sculptflow

@@ -93,7 +93,7 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
     RecordReport report;
     report.chunksTotal = uint32_t(chunks_.size());
     pending_.ticket = 0; // a frame recorded before and not acknowledged was dropped
-    recordFailure_.reset();
+    recordFailure_ = nullptr;
     settle();
     try {
         planFrame();
@@ -102,8 +102,9 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
         const bool transfer = !sync.renderGraph && sync.drawQueueFamily != VK_QUEUE_FAMILY_IGNORED &&
                               sync.drawQueueFamily != ours;
         if (transfer && sync.drawQueueFamily >= ctx.queueFamilyCount) {
-            refuse("record: RecordSync::drawQueueFamily is not a queue family of this device; nothing recorded");
-            recordFailure_ = ErrorCode::InvalidArgument;
+            const char* message = "record: RecordSync::drawQueueFamily is not a queue family of this device; nothing recorded";
+            refuse(message);
+            recordFailure_ = std::make_exception_ptr(Error(ErrorCode::InvalidArgument, message));
             return report;
         }
         const std::span<const BufferAccess> ranges{transferRanges_.data(), transferRangeCount_};
@@ -149,10 +150,7 @@ RecordReport LiveMove::Impl::record(VkCommandBuffer commands, const RecordSync& 
         report.recorded = true;
     } catch (const std::exception& e) {
         refuse(e.what());
-        const auto* error = dynamic_cast<const Error*>(&e);
-        recordFailure_ = error                                      ? error->code()
-                         : dynamic_cast<const std::bad_alloc*>(&e) ? ErrorCode::OutOfHostMemory
-                                                                    : ErrorCode::Vulkan;
+        recordFailure_ = std::current_exception();
         report = {}; // a half-recorded frame's counts mean nothing
         report.chunksTotal = uint32_t(chunks_.size());
     }
