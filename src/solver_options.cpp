@@ -105,7 +105,7 @@ int plannedAttempts(const SolverOptions& options, std::span<const Move> moves) {
 }
 
 // An attempt costs its evaluations, one more for the next k1 unless it is FSAL, and
-// without verify its bound's (bs32's own-error estimate, counted as if every attempt passed);
+// without verify its bound check's (the Simpson midpoint, counted as if every attempt passed);
 // verify runs kVerifyPasses − 1 first passes and a checking pass of twice the
 // attempts, and a method with an error bound without it a second pass of twice
 // the attempts where that bound is over tol (integrate.glsl).

@@ -68,10 +68,11 @@ void report(const std::string& name, Method method, const Accuracy& a) {
                 a.meanEvaluations, a.flagged);
 }
 
-// The straightforward implementation of spec §6 used 103 (bs32), 35 (dp45) and
-// 59 (rk4dbl) evaluations per vertex on test0.
-double naiveEvaluations(Method method) {
-    return method == Method::Bs32 ? 103.0 : method == Method::Dp45 ? 35.0 : 59.0;
+// Issue 44 asks the error bound to cost about 1.3× what each method took before it
+// (e33f268, test0: 59.4 bs32, 30.0 dp45, 49.0 rk4dbl evaluations a vertex); this
+// catches a change that makes it cost more than 1.4×.
+double evaluationCeiling(Method method) {
+    return 1.4 * (method == Method::Bs32 ? 59.4 : method == Method::Dp45 ? 30.0 : 49.0);
 }
 
 // tsit5 had no straightforward implementation. Its tolerance is set by GPU–CPU
@@ -92,7 +93,7 @@ void expectWithinTolerance(const std::string& name, const Stroke& stroke, ToolKi
         if (method == Method::Tsit5)
             EXPECT_LT(a.meanEvaluations, kTsit5OverDp45Evaluations * dp45Evaluations) << name << " tsit5";
         else
-            EXPECT_LT(a.meanEvaluations, naiveEvaluations(method)) << name << " " << methodName(method);
+            EXPECT_LT(a.meanEvaluations, evaluationCeiling(method)) << name << " " << methodName(method);
     }
 }
 

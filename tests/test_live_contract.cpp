@@ -117,17 +117,8 @@ TEST_P(LiveContract, EveryFrameKeepsTheContract) {
                     recording.name, std::string(toolKindName(kind)).c_str(), std::string(methodName(method)).c_str(), t.frames, count_,
                     100.0 * double(t.flagged) / double(t.flagged + t.checked), t.worst, t.worstFrame, t.overTol);
         EXPECT_GT(t.frames, 10u);
-        // Issue 44 is open here: dp45's and tsit5's estimates fall 2-4x short of
-        // their true local error at long steps (docs/solver.md, "What it does not
-        // cover"), and the bound adds up those estimates. Held to what they reach
-        // today, so that it cannot grow unseen; bs32 and rk4dbl keep the contract.
-        const bool shortEstimate = method == Method::Dp45 || method == Method::Tsit5;
-        if (shortEstimate) {
-            EXPECT_LE(t.worst, 2.0 * tol) << methodName(method) << ": worst unflagged at frame " << t.worstFrame;
-        } else {
-            EXPECT_EQ(t.overTol, 0u) << methodName(method) << ": unflagged vertices over tol, worst " << t.worst
-                                     << " voxel at frame " << t.worstFrame;
-        }
+        EXPECT_EQ(t.overTol, 0u) << methodName(method) << ": unflagged vertices over tol, worst " << t.worst
+                                 << " voxel at frame " << t.worstFrame;
         EXPECT_LE(double(t.flagged), 0.01 * double(t.flagged + t.checked)) << methodName(method) << ": over 1% flagged";
     }
 }

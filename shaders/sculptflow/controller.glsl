@@ -9,7 +9,7 @@ struct PassControl {
     float tolerance; // accept when err ≤ tolerance·h
     float stepShare; // of hMax and of the step limits
     int attempts;    // the pass's attempt budget
-    bool ownError;   // holds each step's own error (the bound's, bs32's extra evaluation), not the method's estimate
+    bool ownError;   // accepts on the bound's error of each step (boundStepError), not the method's estimate
 };
 
 // Under solverVerify the first passes work to a share of the tolerance: a pass
@@ -34,13 +34,13 @@ PassControl checkingPass() {
 // do where step limits, not the tolerance, set its steps: its estimates were
 // already below it.) Its steps are shorter, so it gets twice the attempts.
 //
-// Where the bound adds up the steps' own errors rather than the estimates the
-// controller holds (bs32), the second pass holds those instead: a tighter
-// tolerance on the estimate alone left 3–8% of an affine flow's vertices over.
+// The second pass holds what the bound adds up (boundStepError), not the estimate
+// alone: for bs32, whose bound takes its steps' own errors, a tighter tolerance on
+// the estimate left 3–8% of an affine flow's vertices over.
 PassControl resolvePass(VertexResult first, float allowance) {
     float stretch = first.errorBound / max(first.estimateSum, 1.0e-30f);
     float tolerance = min(settings.tolerance, kResolveTarget * allowance / stretch);
-    return PassControl(tolerance, 1.0f, 2 * solverMaxIterations, methodTraits(solverMethod).boundEvaluations > 0);
+    return PassControl(tolerance, 1.0f, 2 * solverMaxIterations, true);
 }
 
 float passHMax(PassControl pass) {
@@ -52,10 +52,12 @@ bool stepWithinTolerance(float error, float h, float tolerance) {
     return error <= tolerance * h; // false for NaN
 }
 
-// A step across a kink of an affine flow's falloff: a bound on its error, and how
-// far into the step (a fraction) it meets its first kink, 1 when it meets none.
+// A step across a kink of an affine flow's falloff: a bound on its error, one on
+// what the kink adds to the Simpson check besides (boundStepError), and how far
+// into the step (a fraction) it meets its first kink, 1 when it meets none.
 struct KinkCrossing {
     float error;
+    float checkError;
     float first;
 };
 
@@ -64,10 +66,12 @@ struct KinkCrossing {
 // (methods.glsl), of which the embedded estimates see as little as a hundredth
 // (docs/solver.md, "Kinks"). ṙ is the larger of its value at the step's start,
 // from k1 = v(x, s), and its mean over the chord from r0 to r1; θ is where r
-// crosses the kink's radius on that chord.
+// crosses the kink's radius on that chord. Simpson's rule errs across the kink
+// by Δh²·K(θ), |K(θ)| ≤ 1/24 (its Peano kernel's largest, at θ = ½), which the
+// check holds beside the step's own.
 KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
     MethodTraits method = methodTraits(solverMethod);
-    KinkCrossing crossing = KinkCrossing(0.0f, 1.0f);
+    KinkCrossing crossing = KinkCrossing(0.0f, 0.0f, 1.0f);
     for (int i = 0; i < toolCount; ++i) {
         if (toolKind(i) != kToolAffineFlow) continue;
         vec3 R0 = toolOffset(i, x, s);
@@ -83,7 +87,9 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
                 float startRate = r0 > 0.0f ? abs(dot(R0, k1 - tools[i].translation)) / r0 : 0.0f;
                 float radial = max(abs(r1 - r0), startRate * h);
                 float u = max(length(affineVelocity(i, R0)), length(affineVelocity(i, R1)));
-                crossing.error += jump * radial * u * h * min(method.kinkError, method.kinkSlope * theta);
+                float size = jump * radial * u * h;
+                crossing.error += size * min(method.kinkError, method.kinkSlope * theta);
+                crossing.checkError += size * (1.0f / 24.0f);
                 crossing.first = min(crossing.first, theta);
             }
         }
@@ -108,7 +114,7 @@ float nextStepSize(float h, float error, bool accepted, PassControl pass) {
         factor = settings.shrinkMin;
     } else if (error > 0.0f) {
         MethodTraits method = methodTraits(solverMethod);
-        float order = pass.ownError ? float(method.order) : method.estimateOrder; // err/h ∝ h^order
+        float order = pass.ownError ? min(float(method.order), kSimpsonCheckOrder) : method.estimateOrder; // err/h ∝ h^order
         factor = settings.safety * pow(pass.tolerance * h / error, 1.0f / order);
     }
     float growLimit = accepted ? settings.growMax : 1.0f;

@@ -109,16 +109,16 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         bool finiteStep = allFinite(step.y);
         // Across a kink the estimate holds the kink's part too, which kink.error bounds
         // and kinkAllowance judges: the rest is held to tol·h as everywhere else.
-        KinkCrossing kink = method.adaptive && finiteStep ? kinkCrossing(x, s, k1, step.y, hStep) : KinkCrossing(0.0f, 1.0f);
-        // bs32's estimate is its companion's error: its bound takes the step's own,
-        // after acceptance, or (pass.ownError) before, to accept on.
-        bool ownErrorNeeded = bounds && method.boundEvaluations > 0 && finiteStep;
-        float ownError = step.error;
-        if (ownErrorNeeded && pass.ownError) {
-            ownError = hermiteSimpsonError(x, s, hStep, k1, step, mask);
+        KinkCrossing kink = method.adaptive && finiteStep ? kinkCrossing(x, s, k1, step.y, hStep) : KinkCrossing(0.0f, 0.0f, 1.0f);
+        // The bound's error of the step, its kink's part aside (boundStepError): after
+        // acceptance, or (pass.ownError) before, to accept on.
+        bool checked = bounds && finiteStep;
+        float boundError = 0.0f;
+        if (checked && pass.ownError) {
+            boundError = boundStepError(method, x, s, hStep, k1, step, kink.error, kink.checkError, mask);
             result.evaluations += uint(method.boundEvaluations);
         }
-        float error = finiteStep ? max((pass.ownError ? ownError : step.error) - kink.error, 0.0f) : kHugeError;
+        float error = !finiteStep ? kHugeError : pass.ownError ? boundError : max(step.error - kink.error, 0.0f);
         float allowance = kinkAllowance(hStep, kinkCrossings, pass);
         bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance) && kink.error <= allowance;
         bool atMinimum = hStep <= settings.hMin;
@@ -128,11 +128,11 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             if (!withinTolerance && hStep >= settings.hMin) result.flags |= kFlagMinStepClamped;
             result.acceptedSteps += 1u;
             if (kink.error > 0.0f) kinkCrossings += 1u;
-            if (ownErrorNeeded && !pass.ownError) {
-                ownError = hermiteSimpsonError(x, s, hStep, k1, step, mask);
+            if (checked && !pass.ownError) {
+                boundError = boundStepError(method, x, s, hStep, k1, step, kink.error, kink.checkError, mask);
                 result.evaluations += uint(method.boundEvaluations);
             }
-            pendingError = (ownErrorNeeded ? max(ownError - kink.error, 0.0f) : error) + kink.error;
+            pendingError = (checked ? boundError : error) + kink.error;
             pendingStep = hStep;
             result.estimateSum += pendingError;
             growthStale = bounds;

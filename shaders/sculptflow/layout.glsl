@@ -60,6 +60,9 @@ const int kVerifyPasses = 3;
 // A vertex whose error bound (integrate.glsl) is over its tolerance is solved again
 // at a tolerance that aims the bound at this share of it (resolvePass).
 const float kResolveTarget = 0.5f;
+// That pass accepts on the bound's error of each step, whose Simpson check is off by
+// O(h⁵) (simpsonCheck), so err/h ∝ h^min(order, 4) sets its step rule (nextStepSize).
+const float kSimpsonCheckOrder = 4.0f;
 // A vertex's carried error bound (continuous mode: from one segment to the next)
 // once a segment could not certify it: later segments neither carry nor act on it.
 const float kBoundLost = -1.0f;

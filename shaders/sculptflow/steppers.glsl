@@ -9,6 +9,7 @@ struct StepResult {
     vec3 increment; // y minus the step's start, without the rounding of |y|
     float error; // |error estimate| in voxels
     vec3 kEnd;   // v(y, s + h), for an FSAL method
+    vec3 kMid;   // v at the step's midpoint, where the stepper has one (rk4dbl): the bound's check
 };
 
 // Classic RK4's increment y(s + h) − y(s): three evaluations.
@@ -26,6 +27,7 @@ StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.y = y + r.increment;
     r.error = 0.0f;
     r.kEnd = vec3(0.0f);
+    r.kMid = vec3(0.0f);
     return r;
 }
 
@@ -35,6 +37,8 @@ StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
 // difference is taken between increments, not states: states carry the rounding
 // of |y| (6e-5 voxel at 1000 voxels), which at continuous mode's small
 // per-segment tolerances outgrew tol·h and clamped steps at h_min.
+// It ends with v at the step's end (first same as last), which the error bound's
+// check needs and the next step's k1 is.
 StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
     vec3 full = rk4Increment(y, s, h, k1, mask);
     vec3 half1 = rk4Increment(y, s, 0.5f * h, k1, mask);
@@ -46,7 +50,8 @@ StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.increment = halves + diff;
     r.y = y + r.increment;
     r.error = length(diff);
-    r.kEnd = vec3(0.0f);
+    r.kEnd = velocity(r.y, s + h, mask);
+    r.kMid = kMid;
     return r;
 }
 
@@ -64,6 +69,7 @@ StepResult stepBs32(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k4;
+    r.kMid = vec3(0.0f);
     return r;
 }
 
@@ -92,6 +98,7 @@ StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k7;
+    r.kMid = vec3(0.0f);
     return r;
 }
 
@@ -130,22 +137,38 @@ StepResult stepTsit5(vec3 y, float s, float h, vec3 k1, uint mask) {
     r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k7;
+    r.kMid = vec3(0.0f);
     return r;
 }
 
-// The error of an accepted step's own solution y + increment, which bs32's
-// estimate (its second-order companion's error) overstates near a Kelvinlet's tip
-// by far more than the flow stretches it. The cubic Hermite interpolant u of
-// (y, k1) and (y + increment, kEnd) meets the field at both ends; Simpson's rule
-// of v along it, (h/6)(k1 + 4v(u(½), s + h/2) + kEnd), is one fixed-point sweep of
-// three-stage Lobatto IIIA (order 4) from stages already accurate to O(h⁴), so it
-// is off the exact increment by O(h⁵), and its difference from the step's
-// increment is that step's error (O(h⁴) for a third-order step) to leading order.
-// One evaluation; the midpoint is passed as an offset from y, as velocityNear takes it.
-float hermiteSimpsonError(vec3 y, float s, float h, vec3 k1, StepResult step, uint mask) {
-    vec3 midOffset = 0.5f * step.increment + (0.125f * h) * (k1 - step.kEnd);
-    vec3 kMid = velocityNear(y, midOffset, s + 0.5f * h, mask);
+// Simpson's rule of v along the step, (h/6)(k1 + 4v(mid) + kEnd), against the
+// step's increment: the error bound's check on an accepted step (methods.glsl,
+// boundCheckWeight). The midpoint is the stepper's own where it has one (rk4dbl's
+// half step), else the cubic Hermite interpolant u of (y, k1) and (y + increment,
+// kEnd) at ½, one evaluation. From stages accurate to O(h⁴) the rule is one
+// fixed-point sweep of three-stage Lobatto IIIA (order 4), off the exact
+// increment by O(h⁵): for bs32 (third order) the difference is the step's own
+// error to leading order; for the fifth-order methods it is of their estimate's
+// order, O(h⁵), but from a point the estimate never sampled, so it still sees a
+// step that passed over a change of the field when the estimate does not.
+float simpsonCheck(vec3 y, float s, float h, vec3 k1, StepResult step, bool stepperMidpoint, uint mask) {
+    vec3 kMid = step.kMid;
+    if (!stepperMidpoint) {
+        vec3 midOffset = 0.5f * step.increment + (0.125f * h) * (k1 - step.kEnd);
+        kMid = velocityNear(y, midOffset, s + 0.5f * h, mask);
+    }
     return length(step.increment - (h / 6.0f) * (k1 + 4.0f * kMid + step.kEnd));
+}
+
+// What the error bound adds up for an accepted step, but for a kink's part: the
+// larger of the method's estimate and its Simpson check, each by its weight in
+// the method table, less what a kink crossed puts in each (kinkError bounds the
+// step's, checkKinkError Simpson's rule's on top).
+float boundStepError(MethodTraits method, vec3 y, float s, float h, vec3 k1, StepResult step,
+                     float kinkError, float checkKinkError, uint mask) {
+    float check = simpsonCheck(y, s, h, k1, step, method.boundEvaluations == 0, mask);
+    return max(method.boundEstimateWeight * max(step.error - kinkError, 0.0f),
+               method.boundCheckWeight * max(check - kinkError - checkKinkError, 0.0f));
 }
 
 StepResult attemptStep(int method, vec3 y, float s, float h, vec3 k1, uint mask) {

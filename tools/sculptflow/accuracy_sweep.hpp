@@ -55,9 +55,10 @@ struct SweepRun {
     bool floatLimited() const { return floatFloor >= 0.5 * tolerance; }
 };
 
-// A solve that measures SweepRun::floatFloor: plain, at tol/100 with a quarter of
-// every step limit and room for the steps that takes.
-SolverOptions floatFloorSolve(const SolverOptions& run);
+// A solve that measures SweepRun::floatFloor: plain, at tol/tighter (100 unless
+// those solves are all flagged) with a quarter of every step limit and room for
+// the steps that takes.
+SolverOptions floatFloorSolve(const SolverOptions& run, double tighter = 100.0);
 
 // The case's mesh in voxels exactly as `loadMoveInputs` makes them from the written
 // files, so that `sculptflow validate` reruns the same case.

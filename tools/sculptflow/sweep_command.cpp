@@ -182,7 +182,7 @@ void runSweep(const SweepArgs& args) {
                     std::to_string(kStrokeFamilies) + ")");
 
     std::printf("sculptflow sweep: %zu generated cases (seeds %llu–%llu%s), %zu runs, %zu over tol (%zu of them "
-                "float-limited: no method's float solve at tol/100 and a quarter of the step limits gets within tol/2)\n",
+                "float-limited: no method's float solve at tol/100 (or tol/10) and a quarter of the step limits gets within tol/2)\n",
                 cases, (unsigned long long)args.first, (unsigned long long)(args.first + args.count - 1),
                 family.empty() ? "" : (", family " + family).c_str(), runs.size(), failing, floatLimited);
     printSweepSummary(runs, options.methods, false);
