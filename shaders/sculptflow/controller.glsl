@@ -67,7 +67,7 @@ struct KinkCrossing {
 // (docs/solver.md, "Kinks"). ṙ is the larger of its value at the step's start,
 // from k1 = v(x, s), and its mean over the chord from r0 to r1; θ is where r
 // crosses the kink's radius on that chord. Simpson's rule errs across the kink
-// by Δh²·K(θ), |K(θ)| ≤ 1/24 (its Peano kernel's largest, at θ = ½), which the
+// by Δh²·K(θ), K its Peano kernel, |K(θ)| ≤ min(1/24, θ/6, (1 − θ)/6), which the
 // check holds beside the step's own.
 KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
     MethodTraits method = methodTraits(solverMethod);
@@ -89,7 +89,7 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
                 float u = max(length(affineVelocity(i, R0)), length(affineVelocity(i, R1)));
                 float size = jump * radial * u * h;
                 crossing.error += size * min(method.kinkError, method.kinkSlope * theta);
-                crossing.checkError += size * (1.0f / 24.0f);
+                crossing.checkError += size * min(1.0f / 24.0f, min(theta, 1.0f - theta) / 6.0f);
                 crossing.first = min(crossing.first, theta);
             }
         }
