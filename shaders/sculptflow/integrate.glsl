@@ -170,8 +170,12 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         }
         if (!fixedStepMethod) h = nextStepSize(hStep, error, withinTolerance, pass);
         // Land just short of the kink: the next step meets it at θ ≈ 0, where its error
-        // (kinkSlope·θ·|Δ|h²) vanishes, rather than shrinking every step about it.
-        if (kink.error > allowance) h = max(min(h, kKinkLanding * kink.first * hStep), settings.hMin);
+        // (kinkSlope·θ·|Δ|h²) vanishes, rather than shrinking every step about it. A kink
+        // nearer than h_min is landed on by a sliver (a step of h_min would meet it anywhere
+        // up to θ = 1, and be flagged), which leaves the next step a hundredth of the way;
+        // a sliver that met the kink itself is followed by h_min.
+        if (kink.error > allowance)
+            h = max(min(h, kKinkLanding * kink.first * hStep), hStep < settings.hMin ? settings.hMin : 0.0f);
     }
 
     // The last step grows at its start's μ (its end's would cost a Jacobian more).
