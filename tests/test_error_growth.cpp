@@ -125,6 +125,27 @@ TEST(ErrorGrowth, APassBoundsHowATruncatedAffinesEndStretchesItsStart) {
     }
 }
 
+// A start just inside r_in of a falloff shell 0.3 voxel thin: s_end is flat there
+// (1), but an error of 0.05 voxel reaches into the shell, where the end moves ~80×
+// as far as the start. The pass's growth takes the steepest slope within the error
+// the start brings (PassControl::startError), so it bounds what the double truth
+// shows for a start moved that far outward.
+TEST(ErrorGrowth, ATruncatedAffinesEndStretchesByItsSteepestSlopeWithinTheStartsError) {
+    const Move move{{affineMotion({0.0, 0.0, 0.0}, {150.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, 0.0, 29.7, 30.0)}};
+    kernel::Kernel k = makeKernel(move, SolverOptions{.method = Method::Dp45});
+    const float startError = 0.05f;
+    for (glm::vec3 direction : {glm::vec3(1.0f, 0.0f, 0.0f), glm::vec3(0.0f, 0.6f, 0.8f)}) {
+        const glm::vec3 x0 = direction * 29.68f; // 0.02 voxel inside r_in
+        std::vector<glm::vec3> starts{x0, direction * (29.68f + startError)};
+        const GroundTruth truth = groundTruth(move, starts);
+        const double stretch = glm::distance(truth.positions[1], truth.positions[0]) / double(startError);
+        ASSERT_GT(stretch, 10.0) << "the shell no longer stretches the error: the test shows nothing";
+        auto control = k.firstPass();
+        control.startError = startError;
+        EXPECT_LE(stretch, double(k.integratePass(x0, control).growth));
+    }
+}
+
 // A soft Kelvinlet of 10 voxels dragged 12 radii stretches a vertex's early errors
 // about 35× (seed 168 of the sweep): local control alone ends several tol away.
 // With the bound, every vertex not flagged is within tol of the double truth, for

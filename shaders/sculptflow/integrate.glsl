@@ -136,7 +136,8 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             pendingStep = hStep;
             result.estimateSum += pendingError;
             growthStale = bounds;
-            if (bounds && breakpoints && reachesEnd) pendingStretch = breakpointStretch(mask, segmentEnd, step.y, x0, ends);
+            if (bounds && breakpoints && reachesEnd)
+                pendingStretch = breakpointStretch(mask, segmentEnd, step.y, x0, pass.startError, ends);
             if (computeVolumeChange && breakpoints && reachesEnd) {
                 jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
                 phaseStart = segmentEnd;
@@ -172,10 +173,13 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         // Land just short of the kink: the next step meets it at θ ≈ 0, where its error
         // (kinkSlope·θ·|Δ|h²) vanishes, rather than shrinking every step about it. A kink
         // nearer than h_min is landed on by a sliver (a step of h_min would meet it anywhere
-        // up to θ = 1, and be flagged), which leaves the next step a hundredth of the way;
-        // a sliver that met the kink itself is followed by h_min.
-        if (kink.error > allowance)
-            h = max(min(h, kKinkLanding * kink.first * hStep), hStep < settings.hMin ? settings.hMin : 0.0f);
+        // up to θ = 1, and be flagged), at least a hundredth of h_min, which leaves the next
+        // step that share of the way; a sliver is always followed by h_min, so the pass
+        // still advances h_min every two attempts.
+        if (kink.error > allowance) {
+            float shortest = hStep < settings.hMin ? settings.hMin : (1.0f - kKinkLanding) * settings.hMin;
+            h = max(min(h, kKinkLanding * kink.first * hStep), shortest);
+        }
     }
 
     // The last step grows at its start's μ (its end's would cost a Jacobian more).
@@ -264,7 +268,9 @@ VertexResult integrateVertex(vec3 x0, float carried) {
         bool checking = solverVerify && pass == passes - 1;
         bool resolving = !solverVerify && pass == 1;
         vec3 start = checking || !solverVerify ? x0 : probedStart(x0, pass == 0 ? 1.0f : -1.0f);
-        result = integratePass(start, checking ? checkingPass() : resolving ? resolvePass(first, allowance) : firstPass());
+        PassControl control = checking ? checkingPass() : resolving ? resolvePass(first, allowance) : firstPass();
+        control.startError = max(carried, 0.0f);
+        result = integratePass(start, control);
         // The error x0 brings, as this path stretches it (0·∞ would be NaN).
         float carriedIn = carried > 0.0f ? result.growth * carried : 0.0f;
         if (pass == 0) {
