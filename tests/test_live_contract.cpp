@@ -129,8 +129,9 @@ INSTANTIATE_TEST_SUITE_P(
                                      ContractReplay{"test1-both-hands",
                                                     {"test1_lefthandstroke.bin", "test1_righthandstroke.bin"}}),
                      testing::Values(ToolKind::Kelvinlet, ToolKind::Affine, ToolKind::AffineFlow)),
-    [](const auto& info) {
-        std::string name = std::string(std::get<0>(info.param).name) + "_" + std::string(toolKindName(std::get<1>(info.param)));
+    [](const auto& replay) {
+        std::string name =
+            std::string(std::get<0>(replay.param).name) + "_" + std::string(toolKindName(std::get<1>(replay.param)));
         for (char& c : name)
             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
         return name;
