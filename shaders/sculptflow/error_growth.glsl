@@ -74,8 +74,8 @@ float falloffSlopeWithin(int i, float dist, float reach) {
 // ‖Φ‖ + Σ|v_i||∇s_end,i| for the flow's Φ = ∂x/∂x0 so far. An error made along the
 // path does not move s_end. |∇s_end| is taken as the steepest within startError of
 // x0, not at x0: a falloff shell a voxel thin changes its slope within the error
-// carried in (seed 7217: 0 at x0 just inside r_in, a miss of 43× the start's
-// 0.03-voxel error at the end), and the mean value theorem needs the largest.
+// carried in, and the mean value theorem needs the largest (docs/solver.md,
+// "Continuous mode").
 float breakpointStretch(uint activeMask, float end, vec3 x, vec3 x0, float startError, float ends[SF_MAX_TOOLS]) {
     float stretch = 0.0f;
     for (int i = 0; i < toolCount; ++i) {

@@ -49,52 +49,8 @@ struct MethodTraits {
     int boundEvaluations;         // the check's, per step: 0 where the stepper has its midpoint
 };
 
-// Why the calibrations (docs/solver.md has the measurements):
-// - toleranceFactor: local errors below tol·h do not bound the final error, since
-//   the flow near a Kelvinlet's tip stretches earlier ones; measured on the recorded
-//   strokes and the built-in one (tests/test_accuracy.cpp) so that the worst
-//   vertex stays within the request with a margin.
-// - biLaplacianFactor: that field is steeper about the tip and stretches more: on
-//   test1's left hand bs32 reached 0.100 voxel at tol 0.1, and 0.077 at 0.8.
-// - bs32: its first step of h0 = 0.1 passed on an estimate not yet asymptotic;
-//   0.15 of the move's limit cut test0's worst error from 0.085 to 0.062 voxel at the
-//   same work. Its safety 0.85 (at the requested 0.9) cut rejections more than it
-//   added steps; those margins bought ×0.68 (was ×0.6). Its work is set by its
-//   tolerance, so it pays nothing for a per-vertex limit.
-// - dp45 and rk4dbl start at half of the vertex's limit: starting at the whole
-//   limit gave dp45 0.128 voxel on test0.
-// - tsit5: ×0.1 is set by GPU–CPU agreement, not by accuracy. Its estimate's
-//   weights sum to 1.21 in absolute value (dp45's 0.16), so the float rounding of
-//   the stages reaches it 7.6× as strongly and the GPU and CPU accept different
-//   steps more often; at ×0.2 99.19% of test0's spheres agreed within 0.01 voxel
-//   on lavapipe (the test asks 99.5%), at ×0.1 99.75%. ×0.2 already held the
-//   accuracy set within 0.075 voxel (dp45's ×0.3: 0.120 on test0).
-//   Its safety 0.8 (0.72 at the requested 0.9): near the tip a vertex steps at the
-//   move's limit, past its own, where Tsit5's estimate stops growing with h (at the
-//   bench ball's worst vertex it is the same at h 0.21 and 0.24, 5e-3, while the
-//   error there triples, to 5e-2); a step grown from the last estimate lands there
-//   and passes. ×0.2 alone left that ball at 0.107 voxel (×0.15: 0.103).
-// - kinkError is the step's weights' Peano kernel for a jump Δ in dv/ds at θh into
-//   the step: the step errs by Δh²·E(θ), E(θ) = (1 − θ)²/2 − Σ bᵢ(cᵢ − θ)₊, and this
-//   column is max over θ of |E| (rk4dbl's of its extrapolated two half steps),
-//   or of the estimate's own kernel, Σ(bᵢ − b̂ᵢ)(cᵢ − θ)₊, where that is larger
-//   (bs32: 0.0347 against 0.0313), since the kink's part of the estimate is
-//   credited against it.
-//   Near θ = 0, E(θ) = θ²/2 − b₁θ (Σbᵢ = 1, Σbᵢcᵢ = 1/2), and |E(θ)| ≤ b₁θ holds
-//   for every θ: kinkSlope. Both follow from each tableau alone (docs/solver.md, "Kinks").
-// - The bound's weights: each adaptive step is checked by Simpson's rule along it
-//   (simpsonCheck, steppers.glsl), which samples v where the estimate did not.
-//   bs32's estimate is its second-order companion's error, far above the third-order
-//   solution's near a Kelvinlet's tip (a bound of estimates solved most of test0's
-//   sphere again, 2.7× the evaluations): its bound takes the check alone, which is
-//   its step's own error. For the others the check is of the estimate's order, and
-//   its weight is the largest power of two that keeps it within the estimate on the
-//   test equation y' = λy (λ = 1, −1, i; h 0.05–0.4), where the check is 1.4–2.1×
-//   dp45's estimate, 2.7–3.9× tsit5's and 0.5–0.8× rk4dbl's: where the estimate is
-//   asymptotic the check leaves the bound as it was, and it takes over where a step
-//   passed over a change of the field that the estimate's stages missed. rk4dbl
-//   takes ½, not the rule's 1: near a Kelvinlet's tip its check is far above its
-//   estimate, and 1 solved test0's sphere again at 1.70× the evaluations (½: 1.16×).
+// Why each calibration has its value, and what measured it: docs/solver.md,
+// "Why the method table's calibrations".
 SF_SHARED_FUNCTION MethodTraits methodTraits(int method) {
     //                                     name              order evals fsal   adaptive q     vertex limit, first  move limit safety      tolerance biLaplacian kink    b1      bound  estimate check +evals
     if (method == kMethodRk4Double) return MethodTraits(SF_HOST_NAME("rk4dbl") 5, 11, true,  true,  4.0f, true,  0.5f, 0.0,  1.0,        1.0,  0.8,  0.0119f, 0.0778f, true,  1.0f, 0.5f,  0);
