@@ -19,13 +19,13 @@
 
 #include <benchmark/benchmark.h>
 
-#include "context.hpp"
-#include "default_case.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/default_case.hpp>
 #include "gpu_bench_main.hpp"
-#include "gpu_buffer.hpp"
-#include "context_impl.hpp"
-#include "live_move.hpp"
-#include "vulkan_check.hpp"
+#include "host/gpu_buffer.hpp"
+#include "host/context_impl.hpp"
+#include <sculptflow/live_move.hpp>
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow {
 namespace {

@@ -15,11 +15,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
 #include "gpu_bench_main.hpp"
-#include "gpu_solver.hpp"
-#include "motion.hpp"
+#include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 namespace {

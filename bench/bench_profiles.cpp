@@ -23,12 +23,12 @@
 
 #include <benchmark/benchmark.h>
 
-#include "default_case.hpp"
+#include <sculptflow/default_case.hpp>
 #include "gpu_bench_main.hpp"
-#include "gpu_solver.hpp"
-#include "kelvinlet_reference.hpp"
-#include "kernel_tools.hpp"
-#include "motion.hpp"
+#include <sculptflow/gpu_solver.hpp>
+#include "src/kelvinlet_reference.hpp"
+#include "src/kernel_tools.hpp"
+#include <sculptflow/motion.hpp>
 #include "svg_chart.hpp"
 
 namespace sculptflow {

@@ -9,11 +9,11 @@
 
 #include <benchmark/benchmark.h>
 
-#include "default_case.hpp"
+#include <sculptflow/default_case.hpp>
 #include "gpu_bench_main.hpp"
-#include "gpu_solver.hpp"
-#include "shader_compiler.hpp"
-#include "hot_reload.hpp"
+#include <sculptflow/gpu_solver.hpp>
+#include "host/shader_compiler.hpp"
+#include <sculptflow/hot_reload.hpp>
 
 namespace sculptflow {
 namespace {

@@ -17,14 +17,14 @@
 
 #include <benchmark/benchmark.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
-#include "gpu_solver.hpp"
-#include "kernel_tools.hpp"
-#include "motion.hpp"
-#include "solver_options.hpp"
-#include "stroke.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
+#include <sculptflow/gpu_solver.hpp>
+#include "src/kernel_tools.hpp"
+#include <sculptflow/motion.hpp>
+#include <sculptflow/solver_options.hpp>
+#include <sculptflow/stroke.hpp>
 #include "throughput.hpp"
 
 namespace sculptflow {

@@ -27,12 +27,12 @@
 #include <string>
 #include <vector>
 
-#include "default_case.hpp"
-#include "ground_truth.hpp"
-#include "kernel.hpp"
-#include "kernel_tools.hpp"
-#include "method_table.hpp"
-#include "stroke.hpp"
+#include <sculptflow/default_case.hpp>
+#include "src/ground_truth.hpp"
+#include "src/kernel.hpp"
+#include "src/kernel_tools.hpp"
+#include "src/method_table.hpp"
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow {
 namespace {

@@ -7,8 +7,7 @@ include(CMakePackageConfigHelpers)
 
 # SCULPTFLOW_VERSION_MAJOR/MINOR/PATCH from the project version, installed with the headers.
 configure_file(cmake/version.h.in ${PROJECT_BINARY_DIR}/include/sculptflow/version.h @ONLY)
-target_include_directories(sculptflow_settings INTERFACE
-  ${PROJECT_BINARY_DIR}/include ${PROJECT_BINARY_DIR}/include/sculptflow)
+target_include_directories(sculptflow_settings INTERFACE ${PROJECT_BINARY_DIR}/include)
 
 add_library(sculptflow $<TARGET_OBJECTS:sculptflow_objects>)
 add_library(sculptflow::sculptflow ALIAS sculptflow)

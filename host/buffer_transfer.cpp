@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "context_impl.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "memory_barrier.hpp"
 #include "vulkan_check.hpp"
 

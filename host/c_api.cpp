@@ -8,10 +8,10 @@
 #include <span>
 #include <vector>
 
-#include "cpu_solver.hpp"
-#include "mesh.hpp"
-#include "motion.hpp"
-#include "version.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/motion.hpp>
+#include <sculptflow/version.hpp>
 
 namespace sculptflow::capi {
 namespace {

@@ -10,12 +10,12 @@
 #include <string>
 #include <type_traits>
 
-#include "context.hpp"
-#include "error.hpp"
-#include "gpu_solver.hpp"
-#include "live_move.hpp"
-#include "sculptflow.h"
-#include "stroke.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/error.hpp>
+#include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/live_move.hpp>
+#include <sculptflow/sculptflow.h>
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::capi {
 

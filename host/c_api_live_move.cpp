@@ -3,7 +3,7 @@
 #include "c_api_impl.hpp"
 #include "impl_access.hpp"
 #include "live_move_impl.hpp"
-#include "solve_report.hpp"
+#include <sculptflow/solve_report.hpp>
 
 #include <cmath>
 #include <cstddef>

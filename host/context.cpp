@@ -7,7 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "instance_support.hpp"
 #include "pipeline_cache_file.hpp"
 #include "vulkan_check.hpp"

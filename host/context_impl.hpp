@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 #include "impl_access.hpp"
 #include "vulkan_functions.hpp"
 

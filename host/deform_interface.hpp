@@ -9,10 +9,10 @@
 #include <span>
 #include <string>
 
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 #include "gpu_buffer.hpp"
-#include "kernel.hpp"
-#include "mesh.hpp"
+#include "src/kernel.hpp"
+#include <sculptflow/mesh.hpp>
 #include "spirv_bindings.hpp"
 
 namespace sculptflow {

@@ -7,9 +7,9 @@
 #include <tuple>
 
 #include "context_impl.hpp"
-#include "error.hpp"
-#include "deform_comp_spirv.h"
-#include "deform_passes_spirv.h"
+#include <sculptflow/error.hpp>
+#include "generated/deform_comp_spirv.h"
+#include "generated/deform_passes_spirv.h"
 #include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
 

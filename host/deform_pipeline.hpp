@@ -7,9 +7,9 @@
 #include <span>
 #include <tuple>
 
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 #include "deform_interface.hpp"
-#include "kernel.hpp"
+#include "src/kernel.hpp"
 
 namespace sculptflow {
 

@@ -7,9 +7,9 @@
 
 #include "buffer_transfer.hpp"
 #include "context_impl.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "memory_barrier.hpp"
-#include "vertex_blocks.hpp"
+#include "src/vertex_blocks.hpp"
 
 namespace sculptflow {
 namespace {

@@ -12,7 +12,7 @@
 
 #include "deform_pipeline.hpp"
 #include "gpu_buffer.hpp"
-#include "vertex_blocks.hpp"
+#include "src/vertex_blocks.hpp"
 
 namespace sculptflow {
 

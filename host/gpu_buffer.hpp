@@ -1,7 +1,7 @@
 // A Vulkan buffer with its own memory, host-visible or device-local.
 #pragma once
 
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 
 namespace sculptflow {
 

@@ -8,11 +8,11 @@
 #include "buffer_transfer.hpp"
 #include "context_impl.hpp"
 #include "deform_recorder.hpp"
-#include "error.hpp"
-#include "kernel_tools.hpp"
-#include "mesh.hpp"
+#include <sculptflow/error.hpp>
+#include "src/kernel_tools.hpp"
+#include <sculptflow/mesh.hpp>
 #include "memory_barrier.hpp"
-#include "verified_chain.hpp"
+#include "src/verified_chain.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {

@@ -10,10 +10,10 @@
 #include <limits>
 
 #include "buffer_transfer.hpp"
-#include "error.hpp"
-#include "kernel_tools.hpp"
+#include <sculptflow/error.hpp>
+#include "src/kernel_tools.hpp"
 #include "memory_barrier.hpp"
-#include "vertex_adjacency.hpp"
+#include "src/vertex_adjacency.hpp"
 #include "context_impl.hpp"
 #include "vulkan_check.hpp"
 

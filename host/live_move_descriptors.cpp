@@ -7,7 +7,7 @@
 #include <string>
 
 #include "context_impl.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "vulkan_check.hpp"
 
 namespace sculptflow {

@@ -6,7 +6,7 @@
 #include <algorithm>
 
 #include "context_impl.hpp"
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 #include "memory_barrier.hpp"
 #include "scoped_barrier.hpp"
 

@@ -14,12 +14,12 @@
 #include <stb/stb_image.h>
 #include <stb/stb_image_write.h>
 
-#include "context.hpp"
-#include "error.hpp"
-#include "finite.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/error.hpp>
+#include "src/finite.hpp"
 #include "gpu_buffer.hpp"
-#include "mesh_frag_spirv.h"
-#include "mesh_vert_spirv.h"
+#include "generated/mesh_frag_spirv.h"
+#include "generated/mesh_vert_spirv.h"
 #include "pipeline_objects.hpp"
 #include "render_target.hpp"
 #include "context_impl.hpp"

@@ -8,7 +8,7 @@
 #include <iterator>
 #include <system_error>
 
-#include "process_id.hpp"
+#include "src/process_id.hpp"
 
 namespace sculptflow {
 namespace {

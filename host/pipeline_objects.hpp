@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <span>
 
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 #include "spirv_bindings.hpp"
 
 namespace sculptflow {

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 
 namespace sculptflow {
 

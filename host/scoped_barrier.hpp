@@ -6,7 +6,7 @@
 #include <span>
 
 #include "context_impl.hpp"
-#include "live_move.hpp"
+#include <sculptflow/live_move.hpp>
 
 namespace sculptflow {
 

@@ -12,7 +12,7 @@
 #include <glslang/Public/ShaderLang.h>
 #include <glslang/SPIRV/GlslangToSpv.h>
 
-#include "shader_sources.h"
+#include "generated/shader_sources.h"
 
 namespace sculptflow {
 namespace {

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
-#include "hot_reload.hpp" // ShaderDiagnostic
+#include <sculptflow/error.hpp>
+#include <sculptflow/hot_reload.hpp> // ShaderDiagnostic
 
 namespace sculptflow {
 

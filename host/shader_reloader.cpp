@@ -1,5 +1,5 @@
 // Watching deform.comp and its includes, recompiling, and swapping pipelines safely.
-#include "hot_reload.hpp"
+#include <sculptflow/hot_reload.hpp>
 
 #include "context_impl.hpp"
 #include "deform_pipeline.hpp"

@@ -6,7 +6,7 @@
 #include <map>
 #include <tuple>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow {
 namespace {

@@ -5,9 +5,9 @@
 
 #include "context_impl.hpp"
 #include "memory_barrier.hpp"
-#include "normals_comp_spirv.h"
+#include "generated/normals_comp_spirv.h"
 #include "pipeline_objects.hpp"
-#include "restore_comp_spirv.h"
+#include "generated/restore_comp_spirv.h"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {

@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 #include "spirv_bindings.hpp"
 
 namespace sculptflow {

@@ -3,7 +3,7 @@
 
 #include <string_view>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "vulkan_functions.hpp"
 
 namespace sculptflow {

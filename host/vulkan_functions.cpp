@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "shared_library.hpp"
 
 namespace sculptflow {

@@ -4,7 +4,7 @@
 #include <glm/glm.hpp>
 
 #include "kernel.hpp"
-#include "mesh.hpp"
+#include <sculptflow/mesh.hpp>
 
 namespace sculptflow {
 

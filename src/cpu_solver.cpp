@@ -1,13 +1,13 @@
 // The CPU reference: runs the shared kernel (src/kernel.hpp) on every vertex,
 // split into contiguous chunks over std::threads. Results do not depend on the
 // thread count: each vertex is integrated independently.
-#include "cpu_solver.hpp"
+#include <sculptflow/cpu_solver.hpp>
 
 #include <algorithm>
 #include <thread>
 
 #include "kernel_tools.hpp"
-#include "mesh.hpp"
+#include <sculptflow/mesh.hpp>
 #include "verified_chain.hpp"
 
 namespace sculptflow {

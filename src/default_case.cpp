@@ -1,5 +1,5 @@
 // The built-in stroke and the icosphere mesh.
-#include "default_case.hpp"
+#include <sculptflow/default_case.hpp>
 #include "demo_fixtures.hpp"
 
 #include <algorithm>

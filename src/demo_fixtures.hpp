@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "default_case.hpp"
+#include <sculptflow/default_case.hpp>
 
 namespace sculptflow {
 

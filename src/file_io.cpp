@@ -8,7 +8,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "process_id.hpp"
 
 namespace sculptflow::detail {

@@ -17,7 +17,7 @@
 #define TINYGLTF_NO_EXTERNAL_IMAGE
 #include <tiny_gltf.h>
 
-#include "mesh.hpp"
+#include <sculptflow/mesh.hpp>
 
 namespace sculptflow {
 

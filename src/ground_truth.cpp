@@ -17,7 +17,7 @@
 #include <string>
 #include <thread>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "finite.hpp"
 #include "kelvinlet_reference.hpp"
 #include "matrix_exp.hpp"

@@ -7,7 +7,7 @@
 
 #include <glm/glm.hpp>
 
-#include "motion.hpp"
+#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 

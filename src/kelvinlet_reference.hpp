@@ -7,7 +7,7 @@
 
 #include <glm/glm.hpp>
 
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow {
 

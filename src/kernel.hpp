@@ -10,7 +10,7 @@
 
 #include <glm/glm.hpp>
 
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::kernel {
 
@@ -19,9 +19,9 @@ using uint = glm::uint;
 
 #define SF_OUT(T) T&
 #define SF_INOUT(T) T&
-#include "sculptflow/layout.glsl"
-#include "sculptflow/methods.glsl"
-#include "sculptflow/kinds.glsl"
+#include "shaders/sculptflow/layout.glsl"
+#include "shaders/sculptflow/methods.glsl"
+#include "shaders/sculptflow/kinds.glsl"
 
 // std140 / std430 and C++ must agree on every offset of the shared structs.
 static_assert(sizeof(Tool) == 96);
@@ -57,12 +57,12 @@ struct Kernel {
     bool toolIsAffineFlow(int i) const { return toolKind(i) == kToolAffineFlow; }
     int toolShape(int i) const { return tools[i].shape; }
 
-#include "sculptflow/field.glsl"
-#include "sculptflow/steppers.glsl"
-#include "sculptflow/controller.glsl"
-#include "sculptflow/volume_change.glsl"
-#include "sculptflow/error_growth.glsl"
-#include "sculptflow/integrate.glsl"
+#include "shaders/sculptflow/field.glsl"
+#include "shaders/sculptflow/steppers.glsl"
+#include "shaders/sculptflow/controller.glsl"
+#include "shaders/sculptflow/volume_change.glsl"
+#include "shaders/sculptflow/error_growth.glsl"
+#include "shaders/sculptflow/integrate.glsl"
 };
 
 #undef SF_OUT

@@ -7,7 +7,7 @@
 #include <numbers>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "finite.hpp"
 #include "kind_table.hpp"
 #include "method_table.hpp"

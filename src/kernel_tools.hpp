@@ -2,8 +2,8 @@
 #pragma once
 
 #include "kernel.hpp"
-#include "motion.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/motion.hpp>
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow {
 

@@ -1,10 +1,10 @@
 // The tool kind table (shaders/sculptflow/kinds.glsl) looked up by the public ToolKind.
 #pragma once
 
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::kernel {
-#include "sculptflow/kinds.glsl"
+#include "shaders/sculptflow/kinds.glsl"
 } // namespace sculptflow::kernel
 
 namespace sculptflow {

@@ -1,5 +1,5 @@
 // The default log sink: the library's messages on stderr, as it always wrote them.
-#include "log.hpp"
+#include <sculptflow/log.hpp>
 
 #include <cstdio>
 

@@ -1,9 +1,9 @@
 // The per-vertex mask (spec §3.5, §5): validation and the text form, one value a line.
-#include "mesh.hpp"
+#include <sculptflow/mesh.hpp>
 
 #include <cmath>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "file_io.hpp"
 #include "text_scan.hpp"
 

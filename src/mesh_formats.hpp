@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "mesh.hpp"
+#include <sculptflow/mesh.hpp>
 
 namespace sculptflow::detail {
 

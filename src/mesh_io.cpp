@@ -1,5 +1,5 @@
 // Mesh input and output: readMesh / writeMesh, choosing the OBJ, PLY or glTF reader and writer.
-#include "mesh.hpp"
+#include <sculptflow/mesh.hpp>
 
 #include <cmath>
 #include <cstdint>

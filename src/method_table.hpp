@@ -2,7 +2,7 @@
 #pragma once
 
 #include "kernel.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow {
 

@@ -1,11 +1,11 @@
 // Pose pairs to tool motion, in double (spec §2).
-#include "motion.hpp"
+#include <sculptflow/motion.hpp>
 
 #include <bit>
 #include <cmath>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 #include <vector>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "mesh_formats.hpp"
 #include "ply_header.hpp"
 #include "text_scan.hpp"

@@ -8,7 +8,7 @@
 
 #include <glm/glm.hpp>
 
-#include "solve_report.hpp"
+#include <sculptflow/solve_report.hpp>
 
 namespace sculptflow {
 

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <string>
 
-#include "default_case.hpp"
+#include <sculptflow/default_case.hpp>
 #include "demo_fixtures.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "unit_icosphere.hpp"
 
 namespace sculptflow {

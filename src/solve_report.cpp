@@ -1,5 +1,5 @@
 // Summarising per-vertex statistics into a dispatch report.
-#include "solve_report.hpp"
+#include <sculptflow/solve_report.hpp>
 
 #include <algorithm>
 

@@ -1,14 +1,14 @@
 // Validation and names for the solver's options.
-#include "solver_options.hpp"
+#include <sculptflow/solver_options.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "kernel_tools.hpp"
 #include "method_table.hpp"
-#include "motion.hpp"
+#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 namespace {

@@ -1,12 +1,12 @@
 // Writing the recorded .bin format (spec §5), the inverse of parseStrokeBin
 // (stroke_io.cpp): one tool, its values as f32, little-endian.
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 #include <bit>
 #include <cstdint>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "file_io.hpp"
 
 namespace sculptflow {

@@ -1,5 +1,5 @@
 // Stroke input and output: the spec's JSON form and the recorded .bin format (spec §5).
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 #include <algorithm>
 #include <array>
@@ -13,11 +13,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "text_scan.hpp"
 #include "file_io.hpp"
 #include "kind_table.hpp"
-#include "motion.hpp"
+#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 namespace {

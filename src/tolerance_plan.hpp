@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include "motion.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/motion.hpp>
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow {
 

@@ -1,12 +1,12 @@
 // The kind table looked up by ToolKind (kinds.glsl), and the names of the kinds, Kelvinlet profiles and falloffs
 // (spec §3.6, §3.7, §5).
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 #include <array>
 #include <string>
 #include <utility>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "kind_table.hpp"
 
 namespace sculptflow {

@@ -6,8 +6,8 @@
 
 #include <glm/vec3.hpp>
 
-#include "solve_report.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/solve_report.hpp>
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow {
 

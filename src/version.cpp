@@ -1,5 +1,5 @@
 // The version this library was built as (the generated version.h).
-#include "version.hpp"
+#include <sculptflow/version.hpp>
 
 namespace sculptflow {
 

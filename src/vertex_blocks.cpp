@@ -5,7 +5,7 @@
 #include <cmath>
 #include <limits>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "finite.hpp"
 
 namespace sculptflow {

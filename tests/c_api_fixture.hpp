@@ -3,7 +3,7 @@
 // context adopts the test renderer's device and records frames through C.
 #pragma once
 
-#include "sculptflow.h"
+#include <sculptflow/sculptflow.h>
 
 #include <span>
 #include <vector>

@@ -11,10 +11,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "gpu_solver.hpp"
-#include "live_move.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/live_move.hpp>
 #include "renderer_fixture.hpp"
 #include "test_support.hpp"
 

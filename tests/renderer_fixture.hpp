@@ -14,9 +14,9 @@
 #include <glm/glm.hpp>
 #include <volk.h>
 
-#include "context.hpp"
-#include "instance_support.hpp"
-#include "shader_compiler.hpp"
+#include <sculptflow/context.hpp>
+#include "host/instance_support.hpp"
+#include "host/shader_compiler.hpp"
 
 namespace sculptflow::test {
 

@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "shader_compiler.hpp"
+#include "host/shader_compiler.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow::test {

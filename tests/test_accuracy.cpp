@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "ground_truth.hpp"
-#include "kernel.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include "src/ground_truth.hpp"
+#include "src/kernel.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 

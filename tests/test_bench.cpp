@@ -15,11 +15,11 @@
 
 #include "cli_runner.hpp"
 #include "commands.hpp"
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "error.hpp"
-#include "gpu_solver.hpp"
-#include "kernel_tools.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include <sculptflow/gpu_solver.hpp>
+#include "src/kernel_tools.hpp"
 #include "test_support.hpp"
 #include "throughput.hpp"
 

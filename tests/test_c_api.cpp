@@ -2,7 +2,7 @@
 // API's, the per-frame path on a renderer's adopted device (validation and
 // synchronization validation on), and bad input: the right code and text, no
 // abort, nothing written.
-#include "sculptflow.h"
+#include <sculptflow/sculptflow.h>
 
 #include <algorithm>
 #include <cmath>
@@ -15,9 +15,9 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
+#include <sculptflow/cpu_solver.hpp>
 #include "c_api_fixture.hpp"
-#include "version.hpp"
+#include <sculptflow/version.hpp>
 
 namespace sculptflow {
 namespace {

@@ -3,7 +3,7 @@
 // whichever call meets them. Faults are injected where a plugin's own would come
 // from: its allocation callbacks, and a dispatch (getDeviceProcAddr) whose
 // vkAllocateMemory / vkQueueSubmit fail on demand.
-#include "sculptflow.h"
+#include <sculptflow/sculptflow.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -14,10 +14,10 @@
 
 #include <gtest/gtest.h>
 
-#include "c_api_impl.hpp"
-#include "error.hpp"
+#include "host/c_api_impl.hpp"
+#include <sculptflow/error.hpp>
 #include "c_api_fixture.hpp"
-#include "vulkan_check.hpp"
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow {
 namespace {

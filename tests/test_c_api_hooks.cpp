@@ -2,7 +2,7 @@
 // (the same names for the same solve), the memory budget (the same refusal and
 // code), the buffer placement, the pipeline cache written on demand, and a live
 // move's GPU milliseconds with and without timestamps.
-#include "sculptflow.h"
+#include <sculptflow/sculptflow.h>
 
 #include <cmath>
 #include <cstring>
@@ -13,9 +13,9 @@
 #include <gtest/gtest.h>
 
 #include "c_api_fixture.hpp"
-#include "c_api_impl.hpp"
-#include "context_impl.hpp"
-#include "cpu_solver.hpp"
+#include "host/c_api_impl.hpp"
+#include "host/context_impl.hpp"
+#include <sculptflow/cpu_solver.hpp>
 
 namespace sculptflow {
 namespace {

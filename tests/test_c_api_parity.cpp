@@ -2,7 +2,7 @@
 // solve with a thread count, a chunked mesh dragged in continuous mode with its
 // segment tolerance (reports, bytes and the grown chunk bounds), and the
 // load-time prewarm (the same pipelines, none built by a grab after it).
-#include "sculptflow.h"
+#include <sculptflow/sculptflow.h>
 
 #include <cstddef>
 #include <cstring>
@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "c_api_impl.hpp"
-#include "cpu_solver.hpp"
+#include "host/c_api_impl.hpp"
+#include <sculptflow/cpu_solver.hpp>
 #include "c_api_fixture.hpp"
 
 namespace sculptflow {

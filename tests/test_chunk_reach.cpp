@@ -4,9 +4,9 @@
 
 #include <gtest/gtest.h>
 
-#include "chunk_reach.hpp"
+#include "src/chunk_reach.hpp"
 #include "kernel_fixtures.hpp"
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 
 namespace sculptflow {
 namespace {

@@ -17,14 +17,14 @@
 
 #include "cli_runner.hpp"
 #include "command_line.hpp"
-#include "default_case.hpp"
-#include "error.hpp"
-#include "mesh.hpp"
-#include "stroke.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 #include "tuning_params.hpp"
-#include "version.hpp"
+#include <sculptflow/version.hpp>
 
 namespace sculptflow {
 namespace {

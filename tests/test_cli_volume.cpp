@@ -14,12 +14,12 @@
 
 #include "cli_runner.hpp"
 #include "command_line.hpp"
-#include "context.hpp"
-#include "context_impl.hpp"
-#include "default_case.hpp"
-#include "mesh.hpp"
-#include "mesh_renderer.hpp"
-#include "stroke.hpp"
+#include <sculptflow/context.hpp>
+#include "host/context_impl.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/mesh.hpp>
+#include "host/mesh_renderer.hpp"
+#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

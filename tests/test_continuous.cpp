@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
 #include "gpu_fixture.hpp"
-#include "ground_truth.hpp"
-#include "kernel.hpp"
+#include "src/ground_truth.hpp"
+#include "src/kernel.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "kernel_fixtures.hpp"
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 
 namespace sculptflow {
 namespace {

@@ -5,10 +5,10 @@
 
 #include <gtest/gtest.h>
 
-#include "context_impl.hpp"
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
-#include "deform_pipeline.hpp"
+#include "host/context_impl.hpp"
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
+#include "host/deform_pipeline.hpp"
 #include "gpu_fixture.hpp"
 
 namespace sculptflow {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "kernel_fixtures.hpp"
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 
 namespace sculptflow {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-#include "file_watcher.hpp"
+#include "host/file_watcher.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

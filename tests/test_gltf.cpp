@@ -18,10 +18,10 @@
 #include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
-#include "default_case.hpp"
-#include "error.hpp"
-#include "mesh.hpp"
-#include "stroke.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 

@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "default_case.hpp"
-#include "error.hpp"
-#include "deform_recorder.hpp"
-#include "gpu_solver.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include "host/deform_recorder.hpp"
+#include <sculptflow/gpu_solver.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include "context_impl.hpp"
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
-#include "gpu_solver.hpp"
-#include "gpu_solver_impl.hpp"
+#include "host/context_impl.hpp"
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
+#include <sculptflow/gpu_solver.hpp>
+#include "host/gpu_solver_impl.hpp"
 #include "renderer_fixture.hpp"
 #include "test_support.hpp"
 

@@ -9,14 +9,14 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
-#include "error.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
+#include <sculptflow/error.hpp>
 #include "gpu_fixture.hpp"
-#include "gpu_solver_impl.hpp"
-#include "ground_truth.hpp"
-#include "kernel.hpp"
+#include "host/gpu_solver_impl.hpp"
+#include "src/ground_truth.hpp"
+#include "src/kernel.hpp"
 #include "kernel_fixtures.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"

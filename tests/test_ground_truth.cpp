@@ -10,11 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include "error.hpp"
-#include "ground_truth.hpp"
-#include "matrix_exp.hpp"
-#include "motion.hpp"
-#include "stroke.hpp"
+#include <sculptflow/error.hpp>
+#include "src/ground_truth.hpp"
+#include "src/matrix_exp.hpp"
+#include <sculptflow/motion.hpp>
+#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

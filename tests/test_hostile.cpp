@@ -12,13 +12,13 @@
 #include <glm/gtc/quaternion.hpp>
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "finite.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include "src/finite.hpp"
 #include "gpu_fixture.hpp"
-#include "kernel.hpp"
+#include "src/kernel.hpp"
 #include "kernel_fixtures.hpp"
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

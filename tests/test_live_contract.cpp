@@ -8,7 +8,7 @@
 
 #include <gtest/gtest.h>
 
-#include "ground_truth.hpp"
+#include "src/ground_truth.hpp"
 #include "live_move_fixture.hpp"
 #include "tip_cases.hpp"
 

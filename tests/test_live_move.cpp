@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 #include "live_move_fixture.hpp"
 #include "test_support.hpp"
 

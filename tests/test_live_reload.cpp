@@ -3,7 +3,7 @@
 // and the drag goes on; replaced pipelines live until the renderer releases them.
 #include <gtest/gtest.h>
 
-#include "hot_reload.hpp"
+#include <sculptflow/hot_reload.hpp>
 #include "live_move_fixture.hpp"
 #include "shader_files.hpp"
 #include "test_support.hpp"

@@ -13,8 +13,8 @@
 
 #include <gtest/gtest.h>
 
-#include "error.hpp"
-#include "mesh.hpp"
+#include <sculptflow/error.hpp>
+#include <sculptflow/mesh.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -2,12 +2,12 @@
 // (src/tolerance_plan.hpp): what the rest of the library derives from them.
 #include <gtest/gtest.h>
 
-#include "default_case.hpp"
-#include "error.hpp"
-#include "kernel_tools.hpp"
-#include "live_move.hpp"
-#include "method_table.hpp"
-#include "tolerance_plan.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include "src/kernel_tools.hpp"
+#include <sculptflow/live_move.hpp>
+#include "src/method_table.hpp"
+#include "src/tolerance_plan.hpp"
 
 namespace sculptflow {
 namespace {

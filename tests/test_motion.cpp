@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 #include <glm/gtc/quaternion.hpp>
 
-#include "error.hpp"
-#include "motion.hpp"
+#include <sculptflow/error.hpp>
+#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 namespace {

@@ -9,10 +9,10 @@
 
 #include "cli_runner.hpp"
 #include "commands.hpp"
-#include "context.hpp"
-#include "default_case.hpp"
-#include "gpu_solver.hpp"
-#include "pipeline_cache_file.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/gpu_solver.hpp>
+#include "host/pipeline_cache_file.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

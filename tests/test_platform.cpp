@@ -8,7 +8,7 @@
 #include <windows.h>
 #endif
 
-#include "process_id.hpp"
+#include "src/process_id.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

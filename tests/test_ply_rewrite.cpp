@@ -13,9 +13,9 @@
 #include <gtest/gtest.h>
 
 #include "cli_runner.hpp"
-#include "default_case.hpp"
-#include "mesh.hpp"
-#include "stroke.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

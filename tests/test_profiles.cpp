@@ -11,13 +11,13 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
 #include "gpu_fixture.hpp"
-#include "ground_truth.hpp"
-#include "kelvinlet_reference.hpp"
+#include "src/ground_truth.hpp"
+#include "src/kelvinlet_reference.hpp"
 #include "kernel_fixtures.hpp"
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 

@@ -13,13 +13,13 @@
 
 #include "cli_runner.hpp"
 #include "commands.hpp"
-#include "context.hpp"
-#include "context_impl.hpp"
-#include "default_case.hpp"
+#include <sculptflow/context.hpp>
+#include "host/context_impl.hpp"
+#include <sculptflow/default_case.hpp>
 #include "heat_map.hpp"
-#include "kernel.hpp"
-#include "mesh_renderer.hpp"
-#include "stroke.hpp"
+#include "src/kernel.hpp"
+#include "host/mesh_renderer.hpp"
+#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -9,10 +9,10 @@
 
 #include <gtest/gtest.h>
 
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
-#include "kernel_tools.hpp"
-#include "motion.hpp"
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
+#include "src/kernel_tools.hpp"
+#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 namespace {

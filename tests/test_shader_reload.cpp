@@ -7,11 +7,11 @@
 
 #include <gtest/gtest.h>
 
-#include "default_case.hpp"
+#include <sculptflow/default_case.hpp>
 #include "gpu_fixture.hpp"
 #include "kernel_fixtures.hpp"
-#include "shader_compiler.hpp"
-#include "hot_reload.hpp"
+#include "host/shader_compiler.hpp"
+#include <sculptflow/hot_reload.hpp>
 #include "shader_files.hpp"
 #include "test_support.hpp"
 

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "deform_comp_spirv.h"
-#include "deform_passes_spirv.h"
-#include "deform_pipeline.hpp"
-#include "shader_compiler.hpp"
+#include "generated/deform_comp_spirv.h"
+#include "generated/deform_passes_spirv.h"
+#include "host/deform_pipeline.hpp"
+#include "host/shader_compiler.hpp"
 #include "shader_files.hpp"
 
 namespace sculptflow {

@@ -13,9 +13,9 @@
 #include <unistd.h>
 #endif
 
-#include "default_case.hpp"
-#include "gpu_solver.hpp"
-#include "live_move.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/live_move.hpp>
 #include "renderer_fixture.hpp"
 #include "test_support.hpp"
 

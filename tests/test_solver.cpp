@@ -6,13 +6,13 @@
 
 #include <gtest/gtest.h>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "error.hpp"
-#include "ground_truth.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include "src/ground_truth.hpp"
 #include "kernel_fixtures.hpp"
-#include "kernel_tools.hpp"
-#include "method_table.hpp"
+#include "src/kernel_tools.hpp"
+#include "src/method_table.hpp"
 
 namespace sculptflow {
 namespace {

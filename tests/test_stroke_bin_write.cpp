@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "error.hpp"
-#include "stroke.hpp"
+#include <sculptflow/error.hpp>
+#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -16,9 +16,9 @@
 #include <glm/vec3.hpp>
 #include <gtest/gtest.h>
 
-#include "context.hpp"
-#include "error.hpp"
-#include "process_id.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/error.hpp>
+#include "src/process_id.hpp"
 
 namespace sculptflow::test {
 

@@ -14,9 +14,9 @@
 
 #include "cli_runner.hpp"
 #include "commands.hpp"
-#include "context_impl.hpp"
-#include "default_case.hpp"
-#include "kernel.hpp"
+#include "host/context_impl.hpp"
+#include <sculptflow/default_case.hpp>
+#include "src/kernel.hpp"
 #include "move_inputs.hpp"
 #include "progress_bar.hpp"
 #include "test_support.hpp"

@@ -7,10 +7,10 @@
 
 #include <gtest/gtest.h>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "kernel_fixtures.hpp"
-#include "kernel_tools.hpp"
-#include "vertex_blocks.hpp"
+#include "src/kernel_tools.hpp"
+#include "src/vertex_blocks.hpp"
 
 namespace sculptflow {
 namespace {

@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 
 #include "chunked_mesh.hpp"
-#include "default_case.hpp"
+#include <sculptflow/default_case.hpp>
 #include "live_settings.hpp"
-#include "mesh.hpp"
-#include "motion.hpp"
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/motion.hpp>
 #include "move_inputs.hpp"
 #include "painted_mask.hpp"
 #include "screenshot.hpp"

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
 #include "svg_chart.hpp"
 #include "test_support.hpp"
 #include "throughput.hpp"

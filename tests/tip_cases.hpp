@@ -8,9 +8,9 @@
 
 #include <glm/vec3.hpp>
 
-#include "default_case.hpp"
-#include "motion.hpp"
-#include "stroke.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/motion.hpp>
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::test {
 

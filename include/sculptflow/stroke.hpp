@@ -117,7 +117,7 @@ SCULPTFLOW_API Stroke parseStrokeBin(const std::string& bytes, const std::filesy
 
 // Writes the spec's JSON form (round-trips through readStrokeJson).
 SCULPTFLOW_API void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path);
-// One tool as the recorded .bin (f32; no voxel size); refuses what it cannot hold. stroke_bin_write.cpp.
+// One tool as the recorded .bin (f32; no voxel size); refuses what it cannot hold.
 SCULPTFLOW_API void writeStrokeBin(const Stroke& stroke, const std::filesystem::path& path);
 
 // Checks the invariants every reader enforces (but inner_radius > outer_radius, which

@@ -4,9 +4,9 @@
 
 #include <cmath>
 
-#include "error.hpp"
-#include "mesh.hpp"
-#include "solve_report.hpp"
+#include <sculptflow/error.hpp>
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/solve_report.hpp>
 
 static_assert(sizeof(glm::vec3) == 3 * sizeof(float) && sizeof(glm::dvec3) == 3 * sizeof(double));
 

@@ -14,10 +14,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
-#include "context.hpp"
-#include "gpu_solver.hpp"
-#include "solve_report.hpp"
-#include "stroke.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/solve_report.hpp>
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::python {
 

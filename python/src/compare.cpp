@@ -2,8 +2,8 @@
 // with the library's comparisons that `sculptflow validate` reports.
 #include "bindings.hpp"
 
-#include "error.hpp"
-#include "result_comparison.hpp"
+#include <sculptflow/error.hpp>
+#include "src/result_comparison.hpp"
 
 namespace sculptflow::python {
 

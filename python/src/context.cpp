@@ -3,9 +3,9 @@
 
 #include <cstdlib>
 
-#include "error.hpp"
-#include "gpu_solver_impl.hpp"
-#include "impl_access.hpp"
+#include <sculptflow/error.hpp>
+#include "host/gpu_solver_impl.hpp"
+#include "host/impl_access.hpp"
 
 namespace sculptflow::python {
 

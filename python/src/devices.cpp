@@ -3,9 +3,9 @@
 
 #include <pybind11/stl.h>
 
-#include "error.hpp"
-#include "vulkan_check.hpp"
-#include "vulkan_functions.hpp"
+#include <sculptflow/error.hpp>
+#include "host/vulkan_check.hpp"
+#include "host/vulkan_functions.hpp"
 
 namespace sculptflow::python {
 

@@ -1,8 +1,8 @@
 // The module `sculptflow`: exception translation, then each topic's bindings.
 #include "bindings.hpp"
 
-#include "error.hpp"
-#include "version.hpp"
+#include <sculptflow/error.hpp>
+#include <sculptflow/version.hpp>
 
 namespace sculptflow::python {
 

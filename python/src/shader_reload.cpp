@@ -5,8 +5,8 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include "hot_reload.hpp"
-#include "shader_compiler.hpp"
+#include <sculptflow/hot_reload.hpp>
+#include "host/shader_compiler.hpp"
 
 namespace sculptflow::python {
 

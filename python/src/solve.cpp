@@ -5,10 +5,10 @@
 
 #include <pybind11/stl.h>
 
-#include "cpu_solver.hpp"
-#include "error.hpp"
-#include "motion.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/error.hpp>
+#include <sculptflow/motion.hpp>
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow::python {
 

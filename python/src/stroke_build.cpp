@@ -7,8 +7,8 @@
 
 #include <pybind11/stl.h>
 
-#include "error.hpp"
-#include "mesh.hpp"
+#include <sculptflow/error.hpp>
+#include <sculptflow/mesh.hpp>
 #include "stroke_generator.hpp"
 
 namespace sculptflow::python {

@@ -9,9 +9,9 @@
 #include <pybind11/stl.h>
 #include <pybind11/stl/filesystem.h>
 
-#include "default_case.hpp"
-#include "error.hpp"
-#include "mesh.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include <sculptflow/mesh.hpp>
 
 namespace sculptflow::python {
 

@@ -8,9 +8,9 @@
 
 #include <pybind11/stl.h>
 
-#include "error.hpp"
-#include "ground_truth.hpp"
-#include "motion.hpp"
+#include <sculptflow/error.hpp>
+#include "src/ground_truth.hpp"
+#include <sculptflow/motion.hpp>
 
 namespace sculptflow::python {
 

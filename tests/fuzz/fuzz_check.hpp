@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "mesh.hpp"
-#include "stroke.hpp"
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::fuzz {
 

@@ -4,9 +4,9 @@
 #include <cstring>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "fuzz_check.hpp"
-#include "mesh_formats.hpp"
+#include "src/mesh_formats.hpp"
 
 namespace {
 

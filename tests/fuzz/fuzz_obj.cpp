@@ -1,5 +1,5 @@
 // Fuzzes the OBJ reader: any bytes give a valid mesh or a sculptflow::Error, never a crash.
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,9 +5,9 @@
 #include <optional>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "fuzz_check.hpp"
-#include "mesh_formats.hpp"
+#include "src/mesh_formats.hpp"
 
 namespace {
 

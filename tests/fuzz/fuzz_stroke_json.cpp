@@ -1,5 +1,5 @@
 // Fuzzes the stroke JSON reader: any bytes give a valid stroke or a sculptflow::Error.
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "fuzz_check.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 
 #include "move_inputs.hpp"
 #include "run_solver.hpp"

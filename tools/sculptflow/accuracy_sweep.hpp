@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "gpu_solver.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/solver_options.hpp>
 #include "stroke_generator.hpp"
 
 namespace sculptflow::cli {

@@ -21,9 +21,9 @@
 #include "commands.hpp"
 #include "gpu_clock.hpp"
 #include "host_system.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "json_output.hpp"
-#include "kernel_tools.hpp"
+#include "src/kernel_tools.hpp"
 #include "move_inputs.hpp"
 #include "output_paths.hpp"
 #include "throughput.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "gpu_solver.hpp"
+#include <sculptflow/gpu_solver.hpp>
 #include "throughput.hpp"
 
 namespace sculptflow::cli {

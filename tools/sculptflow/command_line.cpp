@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "error.hpp"
-#include "text_scan.hpp"
+#include <sculptflow/error.hpp>
+#include "src/text_scan.hpp"
 #include "version_flag.hpp"
 
 namespace sculptflow::cli {

@@ -5,9 +5,9 @@
 #include <set>
 #include <sstream>
 
-#include "file_io.hpp"
-#include "gltf_source.hpp"
-#include "ply_header.hpp"
+#include "src/file_io.hpp"
+#include "src/gltf_source.hpp"
+#include "src/ply_header.hpp"
 
 namespace sculptflow::cli {
 namespace {

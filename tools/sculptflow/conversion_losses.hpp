@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mesh.hpp"
+#include <sculptflow/mesh.hpp>
 
 namespace sculptflow::cli {
 

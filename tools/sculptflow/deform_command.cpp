@@ -11,8 +11,8 @@
 
 #include "commands.hpp"
 #include "conversion_losses.hpp"
-#include "deform_pipeline.hpp"
-#include "error.hpp"
+#include "host/deform_pipeline.hpp"
+#include <sculptflow/error.hpp>
 #include "flag_warning.hpp"
 #include "number_checks.hpp"
 #include "json_output.hpp"

@@ -3,7 +3,7 @@
 #include <cstdio>
 
 #include "commands.hpp"
-#include "context.hpp"
+#include <sculptflow/context.hpp>
 
 namespace sculptflow::cli {
 

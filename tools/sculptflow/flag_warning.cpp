@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow::cli {
 

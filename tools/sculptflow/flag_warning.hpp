@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include "solve_report.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/solve_report.hpp>
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow::cli {
 

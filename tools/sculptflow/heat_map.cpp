@@ -13,8 +13,8 @@
 #include <stb/stb_easy_font.h>
 #pragma GCC diagnostic pop
 
-#include "error.hpp"
-#include "kernel.hpp"
+#include <sculptflow/error.hpp>
+#include "src/kernel.hpp"
 
 namespace sculptflow::cli {
 namespace {

@@ -1,7 +1,7 @@
 // Writing a command's JSON report, atomically.
 #include "json_output.hpp"
 
-#include "file_io.hpp"
+#include "src/file_io.hpp"
 
 namespace sculptflow::cli {
 

@@ -6,9 +6,9 @@
 #include <cctype>
 #include <cstdio>
 
-#include "default_case.hpp"
-#include "error.hpp"
-#include "kind_table.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include "src/kind_table.hpp"
 #include "number_checks.hpp"
 #include "unit_checks.hpp"
 #include "vector_option.hpp"

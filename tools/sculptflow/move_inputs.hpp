@@ -9,11 +9,11 @@
 
 #include <CLI/CLI.hpp>
 
-#include "context.hpp"
-#include "mesh.hpp"
-#include "motion.hpp"
-#include "solver_options.hpp"
-#include "stroke.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/motion.hpp>
+#include <sculptflow/solver_options.hpp>
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::cli {
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <string>
 
-#include "text_scan.hpp"
+#include "src/text_scan.hpp"
 
 namespace sculptflow::cli {
 namespace {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <system_error>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "host_system.hpp"
 
 namespace sculptflow::cli {

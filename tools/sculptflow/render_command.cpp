@@ -7,13 +7,13 @@
 #include <string>
 
 #include "commands.hpp"
-#include "cpu_solver.hpp"
-#include "error.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/error.hpp>
 #include "output_paths.hpp"
 #include "progress_bar.hpp"
-#include "gpu_solver.hpp"
+#include <sculptflow/gpu_solver.hpp>
 #include "heat_map.hpp"
-#include "mesh_renderer.hpp"
+#include "host/mesh_renderer.hpp"
 #include "move_inputs.hpp"
 #include "run_solver.hpp"
 #include "run_stats.hpp"

@@ -3,7 +3,7 @@
 
 #include <chrono>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow::cli {
 namespace {

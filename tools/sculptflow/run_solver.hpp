@@ -6,10 +6,10 @@
 
 #include <glm/glm.hpp>
 
-#include "cpu_solver.hpp"
-#include "gpu_solver.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/gpu_solver.hpp>
 #include "move_inputs.hpp"
-#include "tolerance_plan.hpp"
+#include "src/tolerance_plan.hpp"
 
 namespace sculptflow::cli {
 

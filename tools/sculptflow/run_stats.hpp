@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "move_inputs.hpp"
-#include "solve_report.hpp"
+#include <sculptflow/solve_report.hpp>
 
 namespace sculptflow::cli {
 

@@ -6,7 +6,7 @@
 #include <thread>
 #include <vector>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow::cli {
 namespace {

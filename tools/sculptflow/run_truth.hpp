@@ -2,7 +2,7 @@
 // truth of each move, chained segment by segment in continuous mode, with the mask.
 #pragma once
 
-#include "ground_truth.hpp"
+#include "src/ground_truth.hpp"
 #include "move_inputs.hpp"
 
 namespace sculptflow::cli {

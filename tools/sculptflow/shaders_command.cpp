@@ -4,9 +4,9 @@
 #include <memory>
 
 #include "commands.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "output_paths.hpp"
-#include "shader_compiler.hpp"
+#include "host/shader_compiler.hpp"
 
 namespace sculptflow::cli {
 namespace {

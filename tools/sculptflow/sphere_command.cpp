@@ -7,12 +7,12 @@
 #include <string>
 
 #include "commands.hpp"
-#include "default_case.hpp"
-#include "error.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
 #include "number_checks.hpp"
-#include "file_io.hpp"
+#include "src/file_io.hpp"
 #include "output_paths.hpp"
-#include "text_scan.hpp"
+#include "src/text_scan.hpp"
 #include "vector_option.hpp"
 
 namespace sculptflow::cli {

@@ -11,9 +11,9 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "default_case.hpp"
-#include "error.hpp"
-#include "kind_table.hpp"
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/error.hpp>
+#include "src/kind_table.hpp"
 
 namespace sculptflow::cli {
 namespace {

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <string>
 
-#include "kind_table.hpp"
-#include "mesh.hpp"
-#include "motion.hpp"
-#include "stroke.hpp"
+#include "src/kind_table.hpp"
+#include <sculptflow/mesh.hpp>
+#include <sculptflow/motion.hpp>
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::cli {
 

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <limits>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow::cli {
 namespace {

@@ -13,7 +13,7 @@
 
 #include "accuracy_sweep.hpp"
 #include "commands.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "number_checks.hpp"
 #include "output_paths.hpp"
 

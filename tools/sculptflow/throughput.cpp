@@ -12,13 +12,13 @@
 #include <random>
 #include <thread>
 
-#include "cpu_solver.hpp"
-#include "default_case.hpp"
-#include "demo_fixtures.hpp"
-#include "error.hpp"
-#include "kernel.hpp"
-#include "kernel_tools.hpp"
-#include "tolerance_plan.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/default_case.hpp>
+#include "src/demo_fixtures.hpp"
+#include <sculptflow/error.hpp>
+#include "src/kernel.hpp"
+#include "src/kernel_tools.hpp"
+#include "src/tolerance_plan.hpp"
 
 namespace sculptflow::cli {
 namespace {

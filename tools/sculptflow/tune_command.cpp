@@ -10,12 +10,12 @@
 #include <thread>
 
 #include "commands.hpp"
-#include "cpu_solver.hpp"
-#include "error.hpp"
-#include "file_watcher.hpp"
-#include "ground_truth.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/error.hpp>
+#include "host/file_watcher.hpp"
+#include "src/ground_truth.hpp"
 #include "move_inputs.hpp"
-#include "hot_reload.hpp"
+#include <sculptflow/hot_reload.hpp>
 #include "tuning_params.hpp"
 #include "validation.hpp"
 

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "error.hpp"
-#include "stroke.hpp"
-#include "text_scan.hpp"
+#include <sculptflow/error.hpp>
+#include <sculptflow/stroke.hpp>
+#include "src/text_scan.hpp"
 
 namespace sculptflow::cli {
 

@@ -3,7 +3,7 @@
 
 #include <filesystem>
 
-#include "solver_options.hpp"
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow::cli {
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "chunk_reach.hpp"
-#include "error.hpp"
-#include "kernel_tools.hpp"
+#include "src/chunk_reach.hpp"
+#include <sculptflow/error.hpp>
+#include "src/kernel_tools.hpp"
 
 namespace sculptflow::cli {
 namespace {

@@ -8,11 +8,11 @@
 #include <vector>
 
 #include "commands.hpp"
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "flag_warning.hpp"
 #include "number_checks.hpp"
 #include "json_output.hpp"
-#include "gpu_solver.hpp"
+#include <sculptflow/gpu_solver.hpp>
 #include "move_inputs.hpp"
 #include "output_paths.hpp"
 #include "progress_bar.hpp"

@@ -7,8 +7,8 @@
 #include <limits>
 #include <thread>
 
-#include "error.hpp"
-#include "kernel.hpp"
+#include <sculptflow/error.hpp>
+#include "src/kernel.hpp"
 #include "run_solver.hpp"
 #include "run_stats.hpp"
 #include "run_truth.hpp"

@@ -10,12 +10,12 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
-#include "gpu_solver.hpp"
-#include "motion.hpp"
-#include "result_comparison.hpp"
+#include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/motion.hpp>
+#include "src/result_comparison.hpp"
 #include "move_inputs.hpp"
-#include "solve_report.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/solve_report.hpp>
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow::cli {
 

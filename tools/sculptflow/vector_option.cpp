@@ -5,8 +5,8 @@
 #include <optional>
 #include <string_view>
 
-#include "error.hpp"
-#include "text_scan.hpp"
+#include <sculptflow/error.hpp>
+#include "src/text_scan.hpp"
 
 namespace sculptflow::cli {
 

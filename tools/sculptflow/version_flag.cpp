@@ -3,8 +3,8 @@
 
 #include <exception>
 
-#include "context.hpp"
-#include "version.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/version.hpp>
 
 namespace sculptflow::cli {
 

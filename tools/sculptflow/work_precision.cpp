@@ -9,9 +9,9 @@
 #include <limits>
 #include <thread>
 
-#include "cpu_solver.hpp"
-#include "ground_truth.hpp"
-#include "kernel.hpp"
+#include <sculptflow/cpu_solver.hpp>
+#include "src/ground_truth.hpp"
+#include "src/kernel.hpp"
 
 namespace sculptflow::cli {
 namespace {

@@ -9,8 +9,8 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
-#include "motion.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/motion.hpp>
+#include <sculptflow/solver_options.hpp>
 #include "svg_chart.hpp"
 #include "throughput.hpp"
 

@@ -7,7 +7,7 @@
 #include <numeric>
 #include <string>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow::viewer {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <glm/glm.hpp>
 
-#include "live_move.hpp"
+#include <sculptflow/live_move.hpp>
 
 namespace sculptflow::viewer {
 

@@ -1,7 +1,7 @@
 // Command buffers, fences and semaphores of the frames in flight.
 #include "frame_ring.hpp"
 
-#include "vulkan_check.hpp"
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {

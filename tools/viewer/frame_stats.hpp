@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "live_move.hpp"
+#include <sculptflow/live_move.hpp>
 
 namespace sculptflow::viewer {
 

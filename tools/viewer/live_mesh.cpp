@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <cstring>
 
-#include "context_impl.hpp"
-#include "error.hpp"
-#include "memory_barrier.hpp"
-#include "mesh_renderer.hpp" // vertexNormals
+#include "host/context_impl.hpp"
+#include <sculptflow/error.hpp>
+#include "host/memory_barrier.hpp"
+#include "host/mesh_renderer.hpp" // vertexNormals
 #include "one_time_commands.hpp"
-#include "vulkan_check.hpp"
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {

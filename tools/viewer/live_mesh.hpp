@@ -11,9 +11,9 @@
 #include <volk.h>
 
 #include "chunked_mesh.hpp"
-#include "gpu_buffer.hpp"
-#include "vulkan_functions.hpp"
-#include "live_move.hpp"
+#include "host/gpu_buffer.hpp"
+#include "host/vulkan_functions.hpp"
+#include <sculptflow/live_move.hpp>
 #include "mesh_pipeline.hpp"
 #include "stroke_playback.hpp"
 

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
-#include "motion.hpp"
-#include "stroke.hpp"
+#include <sculptflow/motion.hpp>
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::viewer {
 

@@ -1,13 +1,13 @@
 // The viewer's graphics pipeline on the shared mesh pass, and the draw of one frame.
 #include "mesh_pipeline.hpp"
 
-#include "context.hpp"
-#include "error.hpp"
-#include "pipeline_objects.hpp"
-#include "render_target.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/error.hpp>
+#include "host/pipeline_objects.hpp"
+#include "host/render_target.hpp"
 #include "viewer_frag_spirv.h"
 #include "viewer_vert_spirv.h"
-#include "vulkan_check.hpp"
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 

@@ -1,8 +1,8 @@
 // Allocate, record, submit, wait, free: the viewer's setup-time submissions.
 #include "one_time_commands.hpp"
 
-#include "context.hpp"
-#include "vulkan_check.hpp"
+#include <sculptflow/context.hpp>
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {

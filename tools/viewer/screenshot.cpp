@@ -6,12 +6,12 @@
 #include <cstring>
 #include <unordered_set>
 
-#include "context.hpp"
-#include "error.hpp"
-#include "gpu_buffer.hpp"
+#include <sculptflow/context.hpp>
+#include <sculptflow/error.hpp>
+#include "host/gpu_buffer.hpp"
 #include "one_time_commands.hpp"
-#include "render_target.hpp"
-#include "vulkan_check.hpp"
+#include "host/render_target.hpp"
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 

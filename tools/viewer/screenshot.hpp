@@ -8,7 +8,7 @@
 
 #include <volk.h>
 
-#include "mesh_renderer.hpp" // RgbaImage, writePng, readPng
+#include "host/mesh_renderer.hpp" // RgbaImage, writePng, readPng
 
 namespace sculptflow {
 class Context;

@@ -6,7 +6,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 
 namespace sculptflow::viewer {
 

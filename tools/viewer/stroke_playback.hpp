@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::viewer {
 

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 
-#include "error.hpp"
+#include <sculptflow/error.hpp>
 #include "viewer_device.hpp"
-#include "vulkan_check.hpp"
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {

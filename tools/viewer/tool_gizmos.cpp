@@ -6,7 +6,7 @@
 #include <cstring>
 #include <numbers>
 
-#include "default_case.hpp" // icosphere
+#include <sculptflow/default_case.hpp> // icosphere
 
 namespace sculptflow::viewer {
 namespace {

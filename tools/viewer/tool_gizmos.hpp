@@ -12,9 +12,9 @@
 #include <glm/glm.hpp>
 
 #include "frame_ring.hpp"
-#include "gpu_buffer.hpp"
+#include "host/gpu_buffer.hpp"
 #include "mesh_pipeline.hpp"
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 #include "viewer_symmetry.hpp"
 
 namespace sculptflow::viewer {

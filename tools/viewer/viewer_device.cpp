@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "error.hpp"
-#include "instance_support.hpp"
-#include "vulkan_check.hpp"
+#include <sculptflow/error.hpp>
+#include "host/instance_support.hpp"
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {

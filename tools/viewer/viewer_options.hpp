@@ -10,7 +10,7 @@
 #include <CLI/CLI.hpp>
 
 #include "move_inputs.hpp"
-#include "solver_options.hpp"
+#include <sculptflow/solver_options.hpp>
 
 namespace sculptflow::viewer {
 

@@ -8,7 +8,7 @@
 #include <glm/glm.hpp>
 
 #include "move_inputs.hpp"
-#include "stroke.hpp"
+#include <sculptflow/stroke.hpp>
 
 namespace sculptflow::viewer {
 

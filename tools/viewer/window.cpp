@@ -8,8 +8,8 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
-#include "error.hpp"
-#include "vulkan_check.hpp"
+#include <sculptflow/error.hpp>
+#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 namespace {
