@@ -277,7 +277,7 @@ Mesh parseGltf(const std::string& bytes, const std::filesystem::path& path, bool
     Reader(*source, mesh, path).readScene();
     source->positions = mesh.positions;
     source->faceIndices = mesh.faceIndices;
-    mesh.gltfSource = std::move(source);
+    mesh.source = std::make_shared<const MeshSource>(MeshSource{.gltf = std::move(source)});
     return mesh;
 }
 

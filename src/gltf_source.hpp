@@ -1,4 +1,4 @@
-// A glTF file as read, kept with the mesh (Mesh::gltfSource) so that writing it
+// A glTF file as read, kept with the mesh (MeshSource::gltf) so that writing it
 // back as glTF changes nothing but the positions and the normals that follow them.
 // Internal to the library: every file that uses tinygltf includes it through here,
 // so that all of them see its options alike.

@@ -1,6 +1,6 @@
 // glTF output: the source file rewritten with the moved positions (and the normals
 // that follow them) written into its buffers in place, or, for a mesh without a
-// glTF source, one primitive of positions and triangles. See Mesh::gltfSource.
+// glTF source, one primitive of positions and triangles. See writeMesh (mesh.hpp).
 #include <algorithm>
 #include <cctype>
 #include <cstring>
@@ -33,7 +33,7 @@ unsigned char* elementAt(tinygltf::Model& model, const AccessorBytes& bytes, siz
 // The source model with the mesh's positions written in; nullopt when the mesh's
 // vertices or faces no longer match what was read.
 std::optional<tinygltf::Model> rewrittenModel(const Mesh& mesh) {
-    const GltfSource* source = mesh.gltfSource.get();
+    const GltfSource* source = gltfSource(mesh);
     if (!source || source->positions.size() != mesh.positions.size() || source->faceIndices != mesh.faceIndices ||
         mesh.faceSizes.size() * 3 != mesh.faceIndices.size() ||
         std::any_of(mesh.faceSizes.begin(), mesh.faceSizes.end(), [](uint32_t n) { return n != 3; }))
@@ -219,7 +219,7 @@ GltfFiles serializeGltf(tinygltf::Model model, std::vector<bool> embedded, bool 
 
 GltfFiles encodeGltf(const Mesh& mesh, bool binary, const std::string& stem, const std::filesystem::path& path) {
     if (std::optional<tinygltf::Model> model = rewrittenModel(mesh))
-        return serializeGltf(std::move(*model), mesh.gltfSource->embeddedBuffers, binary, stem, path);
+        return serializeGltf(std::move(*model), gltfSource(mesh)->embeddedBuffers, binary, stem, path);
     return serializeGltf(plainModel(mesh, path), {}, binary, stem, path);
 }
 

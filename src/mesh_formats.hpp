@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <sculptflow/mesh.hpp>
+#include "mesh_source.hpp"
 
 namespace sculptflow::detail {
 
@@ -25,11 +26,11 @@ Mesh readPly(const std::filesystem::path& path);
 Mesh parseObj(const std::string& text, const std::filesystem::path& path);
 Mesh parsePly(const std::string& data, const std::filesystem::path& path);
 
-// mesh.objSource with its positions replaced by mesh.positions and the normals of
+// The mesh's OBJ source (mesh_source.hpp) with its positions replaced by mesh.positions and the normals of
 // moved faces recomputed (mesh.hpp); nullopt when the text no longer matches the
 // mesh's vertex and face counts.
 std::optional<std::string> rewriteObjSource(const Mesh& mesh);
-// mesh.plySource in the asked encoding with what the mesh holds written in (mesh.hpp);
+// The mesh's PLY source in the asked encoding with what the mesh holds written in (mesh.hpp);
 // nullopt when the source no longer matches the mesh's vertices and faces.
 std::optional<std::string> rewritePlySource(const Mesh& mesh, bool binary);
 

@@ -145,7 +145,8 @@ Mesh parseObj(const std::string& text, const std::filesystem::path& path) {
         fail(path, "tinyobjloader read " + std::to_string(mesh.faceSizes.size()) + " faces, expected " +
                        std::to_string(scan.faceCount));
     }
-    mesh.objSource = text; // for writeObj: everything the positions and faces leave out
+    // For writeObj: everything the positions and faces leave out.
+    mesh.source = std::make_shared<const MeshSource>(MeshSource{.obj = text});
     return mesh;
 }
 

@@ -50,14 +50,14 @@ void appendVector(std::string& out, const char* tag, const glm::vec3& v) {
 } // namespace
 
 std::optional<std::string> rewriteObjSource(const Mesh& mesh) {
-    if (mesh.objSource.empty()) return std::nullopt;
+    if (objSource(mesh).empty()) return std::nullopt;
     // One pass to learn which vertices moved and which normals their faces use.
     std::vector<bool> moved, shifted;
     std::vector<glm::vec3> normalSums;
     std::vector<bool> stale; // a normal used by a face with a moved vertex
     size_t faces = 0;
     bool consistent = true;
-    forEachLine(mesh.objSource, [&](size_t, std::string_view line) {
+    forEachLine(objSource(mesh), [&](size_t, std::string_view line) {
         const auto tokens = splitTokens(line);
         if (tokens.empty() || !consistent) return;
         if (tokens[0] == "v" && tokens.size() >= 4) {
@@ -102,9 +102,9 @@ std::optional<std::string> rewriteObjSource(const Mesh& mesh) {
 
     // The second pass writes every line as read but the moved positions and stale normals.
     std::string out;
-    out.reserve(mesh.objSource.size() + 64);
+    out.reserve(objSource(mesh).size() + 64);
     size_t vertex = 0, normal = 0;
-    forEachLine(mesh.objSource, [&](size_t, std::string_view line) {
+    forEachLine(objSource(mesh), [&](size_t, std::string_view line) {
         const auto tokens = splitTokens(line);
         if (!tokens.empty() && tokens[0] == "v" && tokens.size() >= 4 && moved[vertex]) {
             appendVector(out, "v", mesh.positions[vertex]);

@@ -319,7 +319,8 @@ Mesh parsePly(const std::string& data, const std::filesystem::path& path) {
         PlyBinaryBody reader(body, header.encoding == PlyEncoding::BinaryBigEndian, path);
         mesh = readPlyBody(reader, header, layout, path);
     }
-    mesh.plySource = data; // for writePly: every property and element the mesh leaves out
+    // For writePly: every property and element the mesh leaves out.
+    mesh.source = std::make_shared<const MeshSource>(MeshSource{.ply = data});
     return mesh;
 }
 

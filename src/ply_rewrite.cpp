@@ -1,6 +1,6 @@
 // PLY output that keeps what was read: the source's elements, properties and
 // comments with their types and values, with the mesh's positions (and what
-// follows from them: normals, mask, volume_change) written in. See Mesh::plySource.
+// follows from them: normals, mask, volume_change) written in. See writeMesh (mesh.hpp).
 #include <algorithm>
 #include <bit>
 #include <charconv>
@@ -206,14 +206,14 @@ bool sameBits(float a, float b) { return std::bit_cast<uint32_t>(a) == std::bit_
 } // namespace
 
 std::optional<std::string> rewritePlySource(const Mesh& mesh, bool binary) {
-    if (mesh.plySource.empty()) return std::nullopt;
+    if (plySource(mesh).empty()) return std::nullopt;
     // Parsing it again checks it in full (it may have been set by hand) and gives
     // the positions and faces as read.
     Mesh original;
     PlyHeader header;
     try {
-        original = parsePly(mesh.plySource, "the mesh's PLY source");
-        header = parsePlyHeader(mesh.plySource, "the mesh's PLY source");
+        original = parsePly(plySource(mesh), "the mesh's PLY source");
+        header = parsePlyHeader(plySource(mesh), "the mesh's PLY source");
     } catch (const Error&) {
         return std::nullopt;
     }
@@ -262,7 +262,7 @@ std::optional<std::string> rewritePlySource(const Mesh& mesh, bool binary) {
         }
     }
 
-    const std::string_view source(mesh.plySource);
+    const std::string_view source(plySource(mesh));
     std::string out = rewriteHeader(source.substr(0, header.bodyOffset), header, vertexElement, columns, added, binary);
     out.reserve(out.size() + source.size() - header.bodyOffset + n * 8 * added.size());
     SourceValues values(source.substr(header.bodyOffset), header.encoding);

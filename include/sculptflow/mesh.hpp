@@ -14,9 +14,8 @@
 
 namespace sculptflow {
 
-// A glTF file as read (its JSON, buffers and where each vertex came from); opaque:
-// only the library reads it.
-struct GltfSource;
+// The file a mesh was read from; opaque: only the library reads it.
+struct MeshSource;
 
 // Positions plus polygon faces, kept as read so that output has the same topology.
 struct Mesh {
@@ -27,35 +26,9 @@ struct Mesh {
     // A PLY vertex property "volume_change": each vertex's J = det(∂x/∂x0), a debug
     // output that `deform --volume-change` writes; any float, read back as written. Else empty.
     std::vector<float> volumeChange;
-    // The OBJ text this mesh was read from, so that writing it as OBJ loses nothing:
-    // every line but the moved positions is kept as read (texture coordinates vt,
-    // face corners' vt/vn indices, object and group names o/g, smoothing groups s,
-    // mtllib/usemtl, comments, a vertex's w or colour), and each normal vn that a
-    // face with a moved vertex uses is recomputed from the new positions (the
-    // area-weighted normal of the faces that use it, so hard edges stay hard).
-    // Used only while the vertex and face counts match the text; else, and for a
-    // mesh read from PLY or built in code (empty), OBJ output is positions and faces.
-    std::string objSource;
-    // The PLY file this mesh was read from (header and body), so that writing it as
-    // PLY loses nothing: every element, property and comment is kept with its type
-    // and values (colours, texture coordinates, a face's colour or extra lists,
-    // elements other than vertex and face), in the encoding asked for. Written from
-    // this struct instead: x y z (a vertex left in place keeps its bytes), mask and
-    // volume_change (dropped when empty, added as float when the source had none), and
-    // float normals nx ny nz of vertices whose faces moved, recomputed as the OBJ
-    // path does. Used only while the vertex count and faces match the source; else,
-    // and for a mesh read from OBJ or built in code (empty), PLY output is x y z,
-    // mask, volume_change and faces.
-    std::string plySource;
-    // The glTF (.gltf or .glb) this mesh was read from, so that writing it as glTF
-    // loses nothing: every attribute, primitive, node, material and extension kept,
-    // only POSITION rewritten (in node-local space, through the inverse of the node's
-    // world transform; the accessor's min/max updated) and float NORMALs of vertices
-    // whose triangles moved recomputed as the OBJ path does. Untouched bytes stay as
-    // read. Used only while the vertex count and faces match the source; else, and
-    // for a mesh read from OBJ/PLY or built in code (null), glTF output is one
-    // primitive of positions and triangles (larger faces split into a fan).
-    std::shared_ptr<const GltfSource> gltfSource;
+    // The file this mesh was read from, so that writing it back in its own format
+    // loses nothing (writeMesh); null for a mesh built in code. Shared by copies.
+    std::shared_ptr<const MeshSource> source;
 };
 
 // An axis-aligned box, in voxels.
@@ -76,7 +49,24 @@ SCULPTFLOW_API Mesh readMesh(const std::filesystem::path& path);
 SCULPTFLOW_API Mesh parseMesh(const std::string& bytes, const std::filesystem::path& name);
 
 // Writes by extension (.obj, .ply as binary little-endian, .gltf with its buffers in
-// files beside it, .glb), or in the given format.
+// files beside it, .glb), or in the given format. A mesh read from a file of the
+// same format (Mesh::source) is written back with nothing lost, while its vertex
+// and face counts (and, for PLY and glTF, its faces) still match the file:
+// - OBJ: every line but the moved positions as read (vt, vn and face corners'
+//   indices, o/g, s, mtllib/usemtl, comments, a vertex's w or colour); each
+//   normal that a face with a moved vertex uses is recomputed from the new
+//   positions (area-weighted over the faces that use it, so hard edges stay hard).
+// - PLY, in the encoding asked for: every element, property and comment with its
+//   type and values; x y z (a vertex left in place keeps its bytes), mask and
+//   volume_change (dropped when empty, added as float when the file had none)
+//   and float normals of vertices whose faces moved, recomputed as for OBJ.
+// - glTF: every attribute, primitive, node, material and extension; only
+//   POSITION rewritten (in node-local space; the accessor's min/max updated) and
+//   float NORMALs of vertices whose triangles moved recomputed. Untouched bytes
+//   stay as read.
+// Otherwise OBJ and PLY output is positions and faces (PLY: with mask and
+// volume_change), and glTF output is one primitive of positions and triangles
+// (larger faces split into a fan).
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path);
 SCULPTFLOW_API void writeMesh(const Mesh& mesh, const std::filesystem::path& path, MeshFormat format);
 

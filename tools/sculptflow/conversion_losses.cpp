@@ -7,6 +7,7 @@
 
 #include "src/file_io.hpp"
 #include "src/gltf_source.hpp"
+#include "src/mesh_source.hpp"
 #include "src/ply_header.hpp"
 
 namespace sculptflow::cli {
@@ -104,11 +105,11 @@ std::vector<std::string> droppedByConversion(const Mesh& mesh, const std::string
     const std::string ext = detail::lowerExtension(outPath);
     const bool gltf = ext == ".gltf" || ext == ".glb";
     std::vector<std::string> lost;
-    if ((ext == ".ply" || gltf) && !mesh.objSource.empty()) lost = objLosses(mesh.objSource);
-    if ((ext == ".obj" || gltf) && !mesh.plySource.empty()) lost = plyLosses(mesh.plySource);
-    if ((ext == ".obj" || ext == ".ply") && mesh.gltfSource) lost = gltfLosses(mesh.gltfSource->model);
+    if ((ext == ".ply" || gltf) && !objSource(mesh).empty()) lost = objLosses(objSource(mesh));
+    if ((ext == ".obj" || gltf) && !plySource(mesh).empty()) lost = plyLosses(plySource(mesh));
+    if ((ext == ".obj" || ext == ".ply") && gltfSource(mesh)) lost = gltfLosses(gltfSource(mesh)->model);
     // The plain glTF writer holds triangles only.
-    if (gltf && !mesh.gltfSource && std::any_of(mesh.faceSizes.begin(), mesh.faceSizes.end(), [](uint32_t n) { return n > 3; }))
+    if (gltf && !gltfSource(mesh) && std::any_of(mesh.faceSizes.begin(), mesh.faceSizes.end(), [](uint32_t n) { return n > 3; }))
         note(lost, "faces of more than 3 vertices (split into triangles)");
     return lost;
 }

@@ -12,7 +12,7 @@
 
 namespace sculptflow::cli {
 
-// The attributes of `mesh` (as read, with its objSource, plySource or gltfSource) that writing
+// The attributes of `mesh` (as read, with its source file) that writing
 // it to `outPath` drops, in words ("texture coordinates (vt)", "vertex property
 // mask", ...); empty when nothing is lost: the same format, or a mesh built in code.
 std::vector<std::string> droppedByConversion(const Mesh& mesh, const std::string& outPath);
