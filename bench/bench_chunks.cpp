@@ -21,11 +21,11 @@
 
 #include <sculptflow/context.hpp>
 #include <sculptflow/default_case.hpp>
-#include "gpu_bench_main.hpp"
-#include "host/gpu_buffer.hpp"
-#include "host/context_impl.hpp"
 #include <sculptflow/live_move.hpp>
+#include "host/context_impl.hpp"
+#include "host/gpu_buffer.hpp"
 #include "host/vulkan_check.hpp"
+#include "gpu_bench_main.hpp"
 
 namespace sculptflow {
 namespace {

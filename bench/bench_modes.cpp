@@ -16,10 +16,10 @@
 #include <benchmark/benchmark.h>
 
 #include <sculptflow/default_case.hpp>
-#include "src/demo_fixtures.hpp"
-#include "gpu_bench_main.hpp"
 #include <sculptflow/gpu_solver.hpp>
 #include <sculptflow/motion.hpp>
+#include "src/demo_fixtures.hpp"
+#include "gpu_bench_main.hpp"
 
 namespace sculptflow {
 namespace {

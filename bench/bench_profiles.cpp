@@ -24,11 +24,11 @@
 #include <benchmark/benchmark.h>
 
 #include <sculptflow/default_case.hpp>
-#include "gpu_bench_main.hpp"
 #include <sculptflow/gpu_solver.hpp>
+#include <sculptflow/motion.hpp>
 #include "src/kelvinlet_reference.hpp"
 #include "src/kernel_tools.hpp"
-#include <sculptflow/motion.hpp>
+#include "gpu_bench_main.hpp"
 #include "svg_chart.hpp"
 
 namespace sculptflow {

@@ -10,10 +10,10 @@
 #include <benchmark/benchmark.h>
 
 #include <sculptflow/default_case.hpp>
-#include "gpu_bench_main.hpp"
 #include <sculptflow/gpu_solver.hpp>
-#include "host/shader_compiler.hpp"
 #include <sculptflow/hot_reload.hpp>
+#include "host/shader_compiler.hpp"
+#include "gpu_bench_main.hpp"
 
 namespace sculptflow {
 namespace {

@@ -19,12 +19,12 @@
 
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
-#include "src/demo_fixtures.hpp"
 #include <sculptflow/gpu_solver.hpp>
-#include "src/kernel_tools.hpp"
 #include <sculptflow/motion.hpp>
 #include <sculptflow/solver_options.hpp>
 #include <sculptflow/stroke.hpp>
+#include "src/demo_fixtures.hpp"
+#include "src/kernel_tools.hpp"
 #include "throughput.hpp"
 
 namespace sculptflow {

@@ -28,11 +28,11 @@
 #include <vector>
 
 #include <sculptflow/default_case.hpp>
+#include <sculptflow/stroke.hpp>
 #include "src/ground_truth.hpp"
 #include "src/kernel.hpp"
 #include "src/kernel_tools.hpp"
 #include "src/method_table.hpp"
-#include <sculptflow/stroke.hpp>
 
 namespace sculptflow {
 namespace {

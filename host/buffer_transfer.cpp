@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
-#include "context_impl.hpp"
 #include <sculptflow/error.hpp>
+#include "context_impl.hpp"
 #include "memory_barrier.hpp"
 #include "vulkan_check.hpp"
 

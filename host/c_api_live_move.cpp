@@ -1,9 +1,9 @@
 // The C API's per-frame path (sculptflow.h): sculptflow::LiveMove behind an
 // SfLiveMove. update, record and submitted allocate nothing, as LiveMove's own.
+#include <sculptflow/solve_report.hpp>
 #include "c_api_impl.hpp"
 #include "impl_access.hpp"
 #include "live_move_impl.hpp"
-#include <sculptflow/solve_report.hpp>
 
 #include <cmath>
 #include <cstddef>

@@ -6,9 +6,9 @@
 #include <optional>
 #include <string>
 
+#include <sculptflow/error.hpp>
 #include "src/chunk_reach.hpp"
 #include "context_impl.hpp"
-#include <sculptflow/error.hpp>
 #include "memory_barrier.hpp"
 
 namespace sculptflow {

@@ -10,9 +10,9 @@
 #include <string>
 
 #include <sculptflow/context.hpp>
-#include "gpu_buffer.hpp"
-#include "src/kernel.hpp"
 #include <sculptflow/mesh.hpp>
+#include "src/kernel.hpp"
+#include "gpu_buffer.hpp"
 #include "spirv_bindings.hpp"
 
 namespace sculptflow {

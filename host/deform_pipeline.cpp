@@ -6,10 +6,10 @@
 #include <string>
 #include <tuple>
 
-#include "context_impl.hpp"
 #include <sculptflow/error.hpp>
 #include "generated/deform_comp_spirv.h"
 #include "generated/deform_passes_spirv.h"
+#include "context_impl.hpp"
 #include "pipeline_objects.hpp"
 #include "vulkan_check.hpp"
 

@@ -8,8 +8,8 @@
 #include <tuple>
 
 #include <sculptflow/context.hpp>
-#include "deform_interface.hpp"
 #include "src/kernel.hpp"
+#include "deform_interface.hpp"
 
 namespace sculptflow {
 

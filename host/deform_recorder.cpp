@@ -5,11 +5,11 @@
 #include <cstring>
 #include <string>
 
+#include <sculptflow/error.hpp>
+#include "src/vertex_blocks.hpp"
 #include "buffer_transfer.hpp"
 #include "context_impl.hpp"
-#include <sculptflow/error.hpp>
 #include "memory_barrier.hpp"
-#include "src/vertex_blocks.hpp"
 
 namespace sculptflow {
 namespace {

@@ -5,14 +5,15 @@
 #include <cmath>
 #include <limits>
 
+#include <sculptflow/error.hpp>
+#include <sculptflow/hot_reload.hpp>
+#include <sculptflow/mesh.hpp>
+#include "src/kernel_tools.hpp"
+#include "src/verified_chain.hpp"
 #include "buffer_transfer.hpp"
 #include "context_impl.hpp"
 #include "deform_recorder.hpp"
-#include <sculptflow/error.hpp>
-#include "src/kernel_tools.hpp"
-#include <sculptflow/mesh.hpp>
 #include "memory_barrier.hpp"
-#include "src/verified_chain.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {
@@ -329,7 +330,9 @@ GpuRun GpuSolver::runContinuous(GpuMesh& mesh, std::span<const Move> segments, c
 Context& GpuSolver::context() const { return impl_->context; }
 void GpuSolver::setCompaction(bool compaction) { impl_->compaction = compaction; }
 bool GpuSolver::compaction() const { return impl_->compaction; }
-void GpuSolver::useShader(std::span<const uint32_t> spirv) { impl_->pipelines.replaceShader({spirv, {}}); }
+void useShader(GpuSolver& solver, std::span<const uint32_t> spirv) {
+    implOf(solver).pipelines.replaceShader({spirv, {}});
+}
 
 GpuSolution solveOnGpu(GpuSolver& solver, const Move& move, std::span<const glm::vec3> start,
                        const SolverOptions& options, std::span<const float> mask) {

@@ -1,12 +1,12 @@
 // The library's side of GpuMesh and GpuSolver.
 #pragma once
 
+#include <sculptflow/gpu_solver.hpp>
 #include "src/chunk_reach.hpp"
 #include "deform_interface.hpp"
 #include "deform_pipeline.hpp"
 #include "deform_recorder.hpp"
 #include "gpu_buffer.hpp"
-#include <sculptflow/gpu_solver.hpp>
 
 namespace sculptflow {
 

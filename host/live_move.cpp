@@ -9,12 +9,13 @@
 #include <cstring>
 #include <limits>
 
-#include "buffer_transfer.hpp"
 #include <sculptflow/error.hpp>
+#include <sculptflow/hot_reload.hpp>
 #include "src/kernel_tools.hpp"
-#include "memory_barrier.hpp"
 #include "src/vertex_adjacency.hpp"
+#include "buffer_transfer.hpp"
 #include "context_impl.hpp"
+#include "memory_barrier.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <string>
 
-#include "context_impl.hpp"
 #include <sculptflow/error.hpp>
+#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {

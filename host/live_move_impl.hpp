@@ -6,15 +6,15 @@
 #include <utility>
 #include <vector>
 
+#include <sculptflow/error.hpp>
+#include <sculptflow/live_move.hpp>
+#include <sculptflow/motion.hpp>
 #include "src/chunk_reach.hpp"
+#include "src/kernel.hpp"
 #include "deform_interface.hpp"
 #include "deform_pipeline.hpp"
 #include "deform_recorder.hpp"
-#include <sculptflow/error.hpp>
 #include "gpu_buffer.hpp"
-#include "src/kernel.hpp"
-#include <sculptflow/live_move.hpp>
-#include <sculptflow/motion.hpp>
 #include "live_pipelines.hpp"
 
 namespace sculptflow {

@@ -17,12 +17,12 @@
 #include <sculptflow/context.hpp>
 #include <sculptflow/error.hpp>
 #include "src/finite.hpp"
-#include "gpu_buffer.hpp"
 #include "generated/mesh_frag_spirv.h"
 #include "generated/mesh_vert_spirv.h"
+#include "context_impl.hpp"
+#include "gpu_buffer.hpp"
 #include "pipeline_objects.hpp"
 #include "render_target.hpp"
-#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {

@@ -3,8 +3,8 @@
 
 #include <string>
 
-#include "context_impl.hpp"
 #include <sculptflow/error.hpp>
+#include "context_impl.hpp"
 #include "vulkan_check.hpp"
 
 namespace sculptflow {

@@ -5,8 +5,8 @@
 
 #include <span>
 
-#include "context_impl.hpp"
 #include <sculptflow/live_move.hpp>
+#include "context_impl.hpp"
 
 namespace sculptflow {
 

@@ -3,8 +3,8 @@
 
 #include <glm/glm.hpp>
 
-#include "kernel.hpp"
 #include <sculptflow/mesh.hpp>
+#include "kernel.hpp"
 
 namespace sculptflow {
 

@@ -6,8 +6,8 @@
 #include <algorithm>
 #include <thread>
 
-#include "kernel_tools.hpp"
 #include <sculptflow/mesh.hpp>
+#include "kernel_tools.hpp"
 #include "verified_chain.hpp"
 
 namespace sculptflow {

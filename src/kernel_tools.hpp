@@ -1,9 +1,9 @@
 // Builds the shared kernel's float parameters from a move computed in double.
 #pragma once
 
-#include "kernel.hpp"
 #include <sculptflow/motion.hpp>
 #include <sculptflow/solver_options.hpp>
+#include "kernel.hpp"
 
 namespace sculptflow {
 

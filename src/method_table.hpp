@@ -1,8 +1,8 @@
 // The method table (shaders/sculptflow/methods.glsl) looked up by the public Method.
 #pragma once
 
-#include "kernel.hpp"
 #include <sculptflow/solver_options.hpp>
+#include "kernel.hpp"
 
 namespace sculptflow {
 

@@ -7,8 +7,8 @@
 #include <string>
 
 #include <sculptflow/default_case.hpp>
-#include "demo_fixtures.hpp"
 #include <sculptflow/error.hpp>
+#include "demo_fixtures.hpp"
 #include "unit_icosphere.hpp"
 
 namespace sculptflow {

@@ -6,9 +6,9 @@
 #include <string>
 
 #include <sculptflow/error.hpp>
+#include <sculptflow/motion.hpp>
 #include "kernel_tools.hpp"
 #include "method_table.hpp"
-#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 namespace {

@@ -14,10 +14,10 @@
 #include <nlohmann/json.hpp>
 
 #include <sculptflow/error.hpp>
-#include "text_scan.hpp"
+#include <sculptflow/motion.hpp>
 #include "file_io.hpp"
 #include "kind_table.hpp"
-#include <sculptflow/motion.hpp>
+#include "text_scan.hpp"
 
 namespace sculptflow {
 namespace {

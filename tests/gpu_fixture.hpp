@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "host/context_impl.hpp"
 #include <sculptflow/gpu_solver.hpp>
+#include "host/context_impl.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow::test {

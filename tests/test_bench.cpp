@@ -13,13 +13,13 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.hpp"
-#include "commands.hpp"
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
 #include <sculptflow/gpu_solver.hpp>
 #include "src/kernel_tools.hpp"
+#include "cli_runner.hpp"
+#include "commands.hpp"
 #include "test_support.hpp"
 #include "throughput.hpp"
 

@@ -16,8 +16,8 @@
 #include <gtest/gtest.h>
 
 #include <sculptflow/cpu_solver.hpp>
-#include "c_api_fixture.hpp"
 #include <sculptflow/version.hpp>
+#include "c_api_fixture.hpp"
 
 namespace sculptflow {
 namespace {

@@ -14,10 +14,10 @@
 
 #include <gtest/gtest.h>
 
-#include "host/c_api_impl.hpp"
 #include <sculptflow/error.hpp>
-#include "c_api_fixture.hpp"
+#include "host/c_api_impl.hpp"
 #include "host/vulkan_check.hpp"
+#include "c_api_fixture.hpp"
 
 namespace sculptflow {
 namespace {

@@ -12,10 +12,10 @@
 
 #include <gtest/gtest.h>
 
-#include "c_api_fixture.hpp"
+#include <sculptflow/cpu_solver.hpp>
 #include "host/c_api_impl.hpp"
 #include "host/context_impl.hpp"
-#include <sculptflow/cpu_solver.hpp>
+#include "c_api_fixture.hpp"
 
 namespace sculptflow {
 namespace {

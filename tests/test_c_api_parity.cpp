@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "host/c_api_impl.hpp"
 #include <sculptflow/cpu_solver.hpp>
+#include "host/c_api_impl.hpp"
 #include "c_api_fixture.hpp"
 
 namespace sculptflow {

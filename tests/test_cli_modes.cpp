@@ -13,14 +13,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.hpp"
-#include "command_line.hpp"
 #include <sculptflow/context.hpp>
-#include "host/context_impl.hpp"
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/mesh.hpp>
-#include "host/mesh_renderer.hpp"
 #include <sculptflow/stroke.hpp>
+#include "host/context_impl.hpp"
+#include "host/mesh_renderer.hpp"
+#include "cli_runner.hpp"
+#include "command_line.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 

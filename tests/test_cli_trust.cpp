@@ -15,16 +15,16 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.hpp"
-#include "command_line.hpp"
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
 #include <sculptflow/mesh.hpp>
 #include <sculptflow/stroke.hpp>
+#include <sculptflow/version.hpp>
+#include "cli_runner.hpp"
+#include "command_line.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 #include "tuning_params.hpp"
-#include <sculptflow/version.hpp>
 
 namespace sculptflow {
 namespace {

@@ -14,11 +14,11 @@
 
 #include <gtest/gtest.h>
 
-#include "host/context_impl.hpp"
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/gpu_solver.hpp>
 #include <sculptflow/live_move.hpp>
+#include "host/context_impl.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -5,9 +5,9 @@
 
 #include <gtest/gtest.h>
 
-#include "host/context_impl.hpp"
 #include <sculptflow/default_case.hpp>
 #include "src/demo_fixtures.hpp"
+#include "host/context_impl.hpp"
 #include "host/deform_pipeline.hpp"
 #include "gpu_fixture.hpp"
 

@@ -7,9 +7,9 @@
 
 #include <sculptflow/cpu_solver.hpp>
 #include "src/ground_truth.hpp"
-#include "kernel_fixtures.hpp"
 #include "src/kernel_tools.hpp"
 #include "src/method_table.hpp"
+#include "kernel_fixtures.hpp"
 
 namespace sculptflow {
 namespace {

@@ -17,11 +17,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.hpp"
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
 #include <sculptflow/mesh.hpp>
 #include <sculptflow/stroke.hpp>
+#include "cli_runner.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "host/context_impl.hpp"
 #include <sculptflow/error.hpp>
+#include "host/context_impl.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

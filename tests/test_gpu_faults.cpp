@@ -8,8 +8,8 @@
 
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
-#include "host/deform_recorder.hpp"
 #include <sculptflow/gpu_solver.hpp>
+#include "host/deform_recorder.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

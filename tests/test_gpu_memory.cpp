@@ -6,10 +6,10 @@
 
 #include <gtest/gtest.h>
 
-#include "host/context_impl.hpp"
 #include <sculptflow/default_case.hpp>
-#include "src/demo_fixtures.hpp"
 #include <sculptflow/gpu_solver.hpp>
+#include "src/demo_fixtures.hpp"
+#include "host/context_impl.hpp"
 #include "host/gpu_solver_impl.hpp"
 #include "renderer_fixture.hpp"
 #include "test_support.hpp"

@@ -11,12 +11,12 @@
 
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
-#include "src/demo_fixtures.hpp"
 #include <sculptflow/error.hpp>
-#include "gpu_fixture.hpp"
-#include "host/gpu_solver_impl.hpp"
+#include "src/demo_fixtures.hpp"
 #include "src/ground_truth.hpp"
 #include "src/kernel.hpp"
+#include "host/gpu_solver_impl.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_fixtures.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"

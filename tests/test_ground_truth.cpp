@@ -11,10 +11,10 @@
 #include <gtest/gtest.h>
 
 #include <sculptflow/error.hpp>
-#include "src/ground_truth.hpp"
-#include "src/matrix_exp.hpp"
 #include <sculptflow/motion.hpp>
 #include <sculptflow/stroke.hpp>
+#include "src/ground_truth.hpp"
+#include "src/matrix_exp.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -15,10 +15,10 @@
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
 #include "src/finite.hpp"
-#include "gpu_fixture.hpp"
 #include "src/kernel.hpp"
-#include "kernel_fixtures.hpp"
 #include "src/kernel_tools.hpp"
+#include "gpu_fixture.hpp"
+#include "kernel_fixtures.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

@@ -5,14 +5,14 @@
 
 #include <gtest/gtest.h>
 
-#include "src/chunk_reach.hpp"
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
+#include <sculptflow/sculptflow.h>
+#include "src/chunk_reach.hpp"
 #include "src/ground_truth.hpp"
 #include "src/kernel_tools.hpp"
 #include "src/kind_table.hpp"
-#include <sculptflow/sculptflow.h>
 
 namespace sculptflow {
 namespace {

@@ -4,8 +4,8 @@
 
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
-#include "src/kernel_tools.hpp"
 #include <sculptflow/live_move.hpp>
+#include "src/kernel_tools.hpp"
 #include "src/method_table.hpp"
 #include "src/tolerance_plan.hpp"
 

@@ -7,12 +7,12 @@
 
 #include <gtest/gtest.h>
 
-#include "cli_runner.hpp"
-#include "commands.hpp"
 #include <sculptflow/context.hpp>
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/gpu_solver.hpp>
 #include "host/pipeline_cache_file.hpp"
+#include "cli_runner.hpp"
+#include "commands.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

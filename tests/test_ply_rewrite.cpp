@@ -12,10 +12,10 @@
 
 #include <gtest/gtest.h>
 
-#include "cli_runner.hpp"
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/mesh.hpp>
 #include <sculptflow/stroke.hpp>
+#include "cli_runner.hpp"
 #include "test_support.hpp"
 
 namespace sculptflow {

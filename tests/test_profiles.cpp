@@ -13,11 +13,11 @@
 
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
-#include "gpu_fixture.hpp"
 #include "src/ground_truth.hpp"
 #include "src/kelvinlet_reference.hpp"
-#include "kernel_fixtures.hpp"
 #include "src/kernel_tools.hpp"
+#include "gpu_fixture.hpp"
+#include "kernel_fixtures.hpp"
 #include "test_support.hpp"
 #include "tip_cases.hpp"
 

@@ -11,15 +11,15 @@
 #include <CLI/CLI.hpp>
 #include <gtest/gtest.h>
 
+#include <sculptflow/context.hpp>
+#include <sculptflow/default_case.hpp>
+#include <sculptflow/stroke.hpp>
+#include "src/kernel.hpp"
+#include "host/context_impl.hpp"
+#include "host/mesh_renderer.hpp"
 #include "cli_runner.hpp"
 #include "commands.hpp"
-#include <sculptflow/context.hpp>
-#include "host/context_impl.hpp"
-#include <sculptflow/default_case.hpp>
 #include "heat_map.hpp"
-#include "src/kernel.hpp"
-#include "host/mesh_renderer.hpp"
-#include <sculptflow/stroke.hpp>
 #include "test_support.hpp"
 
 namespace sculptflow {

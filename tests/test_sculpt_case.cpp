@@ -10,9 +10,9 @@
 #include <gtest/gtest.h>
 
 #include <sculptflow/default_case.hpp>
+#include <sculptflow/motion.hpp>
 #include "src/demo_fixtures.hpp"
 #include "src/kernel_tools.hpp"
-#include <sculptflow/motion.hpp>
 
 namespace sculptflow {
 namespace {

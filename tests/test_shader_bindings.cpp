@@ -4,18 +4,18 @@
 // a hot reload so refused keeps the running pipelines.
 #include <gtest/gtest.h>
 
-#include "generated/deform_comp_spirv.h"
-#include "host/deform_interface.hpp"
-#include "gpu_fixture.hpp"
 #include <sculptflow/hot_reload.hpp>
-#include "kernel_fixtures.hpp"
-#include "live_move_fixture.hpp"
-#include "generated/normals_comp_spirv.h"
-#include "generated/restore_comp_spirv.h"
+#include "host/deform_interface.hpp"
 #include "host/shader_compiler.hpp"
-#include "shader_files.hpp"
 #include "host/spirv_bindings.hpp"
 #include "host/vertex_pass_pipeline.hpp"
+#include "generated/deform_comp_spirv.h"
+#include "generated/normals_comp_spirv.h"
+#include "generated/restore_comp_spirv.h"
+#include "gpu_fixture.hpp"
+#include "kernel_fixtures.hpp"
+#include "live_move_fixture.hpp"
+#include "shader_files.hpp"
 
 namespace sculptflow {
 namespace {

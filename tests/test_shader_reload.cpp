@@ -8,10 +8,10 @@
 #include <gtest/gtest.h>
 
 #include <sculptflow/default_case.hpp>
+#include <sculptflow/hot_reload.hpp>
+#include "host/shader_compiler.hpp"
 #include "gpu_fixture.hpp"
 #include "kernel_fixtures.hpp"
-#include "host/shader_compiler.hpp"
-#include <sculptflow/hot_reload.hpp>
 #include "shader_files.hpp"
 #include "test_support.hpp"
 

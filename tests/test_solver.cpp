@@ -10,9 +10,9 @@
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
 #include "src/ground_truth.hpp"
-#include "kernel_fixtures.hpp"
 #include "src/kernel_tools.hpp"
 #include "src/method_table.hpp"
+#include "kernel_fixtures.hpp"
 
 namespace sculptflow {
 namespace {

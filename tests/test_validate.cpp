@@ -12,11 +12,11 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include "cli_runner.hpp"
-#include "commands.hpp"
-#include "host/context_impl.hpp"
 #include <sculptflow/default_case.hpp>
 #include "src/kernel.hpp"
+#include "host/context_impl.hpp"
+#include "cli_runner.hpp"
+#include "commands.hpp"
 #include "move_inputs.hpp"
 #include "progress_bar.hpp"
 #include "test_support.hpp"

@@ -11,14 +11,14 @@
 
 #include <gtest/gtest.h>
 
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/error.hpp>
+#include "src/kernel.hpp"
+#include "src/kernel_tools.hpp"
 #include "accuracy_sweep.hpp"
 #include "cli_runner.hpp"
 #include "command_line.hpp"
-#include <sculptflow/cpu_solver.hpp>
-#include <sculptflow/error.hpp>
 #include "gpu_fixture.hpp"
-#include "src/kernel.hpp"
-#include "src/kernel_tools.hpp"
 #include "move_inputs.hpp"
 #include "run_solver.hpp"
 #include "run_truth.hpp"

@@ -8,9 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <sculptflow/error.hpp>
-#include "kernel_fixtures.hpp"
 #include "src/kernel_tools.hpp"
 #include "src/vertex_blocks.hpp"
+#include "kernel_fixtures.hpp"
 
 namespace sculptflow {
 namespace {

@@ -10,18 +10,18 @@
 
 #include <gtest/gtest.h>
 
-#include "chunked_mesh.hpp"
 #include <sculptflow/default_case.hpp>
-#include "live_settings.hpp"
 #include <sculptflow/mesh.hpp>
 #include <sculptflow/motion.hpp>
+#include "chunked_mesh.hpp"
+#include "live_settings.hpp"
 #include "move_inputs.hpp"
 #include "painted_mask.hpp"
 #include "screenshot.hpp"
 #include "shader_files.hpp"
 #include "stroke_playback.hpp"
-#include "tool_gizmos.hpp"
 #include "test_support.hpp"
+#include "tool_gizmos.hpp"
 #include "viewer.hpp"
 #include "viewer_symmetry.hpp"
 

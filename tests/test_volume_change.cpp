@@ -10,9 +10,9 @@
 
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
-#include "gpu_fixture.hpp"
 #include "src/ground_truth.hpp"
 #include "src/kernel.hpp"
+#include "gpu_fixture.hpp"
 #include "kernel_fixtures.hpp"
 #include "test_support.hpp"
 

@@ -90,14 +90,6 @@ public:
     void setCompaction(bool compaction);
     bool compaction() const;
 
-    // Runs another build of deform.comp from now on, every pass from it (hot
-    // reload; ShaderReloader also builds the passes other than the solve from a
-    // second compile without the solver, which builds far faster). Takes effect
-    // between runs. A shader whose bindings differ from the library's (number,
-    // set, type, count or block name) is refused like one that fails to build:
-    // the old one stays and this throws sculptflow::Error.
-    void useShader(std::span<const uint32_t> spirv);
-
     struct Impl; // the library's side, opaque to callers
 
 private:

@@ -1,11 +1,14 @@
-// Hot reload of deform.comp while someone tunes the solver: watch, recompile,
-// swap. Link sculptflow::hot_reload (it brings glslang); a shipped renderer
-// uses the SPIR-V embedded at build time and needs none of this.
+// Hot reload of deform.comp while someone tunes the solver: swap in a build,
+// or watch, recompile and swap. The swaps are in sculptflow::sculptflow, for a
+// caller that compiles SPIR-V itself; ShaderReloader needs sculptflow::hot_reload
+// (it brings glslang). A shipped renderer uses the SPIR-V embedded at build time
+// and needs none of this.
 #pragma once
 
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -13,6 +16,24 @@
 #include "live_move.hpp"
 
 namespace sculptflow {
+
+// Runs another build of deform.comp in `solver` from now on, every pass from it
+// (ShaderReloader also builds the passes other than the solve from a second
+// compile without the solver, which builds far faster). Takes effect between
+// runs. A shader whose bindings differ from the library's (number, set, type,
+// count or block name) is refused like one that fails to build: the old one
+// stays and this throws sculptflow::Error.
+SCULPTFLOW_API void useShader(GpuSolver& solver, std::span<const uint32_t> spirv);
+
+// The same into the renderer: every LiveMove of `context` solves with this build
+// from its next record() on; each pipeline built so far is rebuilt first. The
+// ones replaced are kept, as frames in flight may use them, until
+// releaseRetiredLiveMovePipelines() or the Context goes. Throws
+// sculptflow::Error, changing nothing, when a build fails.
+SCULPTFLOW_API void useLiveMoveShader(Context& context, std::span<const uint32_t> spirv);
+// Destroys the pipelines hot reloads replaced; call it once every frame recorded
+// before the last reload is complete (after its fence). Returns how many.
+SCULPTFLOW_API size_t releaseRetiredLiveMovePipelines(Context& context);
 
 struct ShaderDiagnostic {
     std::filesystem::path file; // the file the message is about (an included one, too)

@@ -310,16 +310,5 @@ struct MeshFeatures {
 SCULPTFLOW_API uint32_t prewarmLiveMoves(Context& context, std::span<const Stroke> toolSets,
                                          const LiveMoveOptions& options = {}, const MeshFeatures& features = {});
 
-// Hot reload into the renderer: every LiveMove of `context` solves with this build
-// of deform.comp from its next record() on; each pipeline built so far is rebuilt
-// first, every pass from this one build (ShaderReloader's Context constructor does
-// the same from source, and builds the passes other than the solve from a second
-// compile without the solver, which builds far faster). The ones replaced are
-// kept, as frames in flight may use them, until releaseRetiredLiveMovePipelines()
-// or the Context goes. Throws sculptflow::Error, changing nothing, when a build fails.
-SCULPTFLOW_API void useLiveMoveShader(Context& context, std::span<const uint32_t> spirv);
-// Destroys the pipelines hot reloads replaced; call it once every frame recorded
-// before the last reload is complete (after its fence). Returns how many.
-SCULPTFLOW_API size_t releaseRetiredLiveMovePipelines(Context& context);
 
 } // namespace sculptflow

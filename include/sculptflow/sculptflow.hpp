@@ -15,7 +15,7 @@
 //   error.hpp                sculptflow::Error, the one exception type
 //   log.hpp, version.hpp     the log callback (ContextHooks::log); the version at run time
 // sculptflow.h is the C API (C99), the stable boundary for plugins.
-// hot_reload.hpp (ShaderReloader) is separate: it needs sculptflow::hot_reload.
+// hot_reload.hpp is separate: the shader swaps, and ShaderReloader, which needs sculptflow::hot_reload.
 //
 // Include your Vulkan header (vulkan.h, or volk.h) before this one.
 #pragma once

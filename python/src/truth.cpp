@@ -9,8 +9,8 @@
 #include <pybind11/stl.h>
 
 #include <sculptflow/error.hpp>
-#include "src/ground_truth.hpp"
 #include <sculptflow/motion.hpp>
+#include "src/ground_truth.hpp"
 
 namespace sculptflow::python {
 

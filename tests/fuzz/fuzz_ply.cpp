@@ -6,8 +6,8 @@
 #include <string>
 
 #include <sculptflow/error.hpp>
-#include "fuzz_check.hpp"
 #include "src/mesh_formats.hpp"
+#include "fuzz_check.hpp"
 
 namespace {
 

@@ -17,13 +17,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sculptflow/error.hpp>
+#include "src/kernel_tools.hpp"
 #include "bench_runs.hpp"
 #include "commands.hpp"
 #include "gpu_clock.hpp"
 #include "host_system.hpp"
-#include <sculptflow/error.hpp>
 #include "json_output.hpp"
-#include "src/kernel_tools.hpp"
 #include "move_inputs.hpp"
 #include "output_paths.hpp"
 #include "throughput.hpp"

@@ -7,9 +7,9 @@
 #include <string_view>
 #include <vector>
 
-#include "commands.hpp"
 #include <sculptflow/error.hpp>
 #include "src/text_scan.hpp"
+#include "commands.hpp"
 #include "version_flag.hpp"
 
 namespace sculptflow::cli {

@@ -9,14 +9,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sculptflow/error.hpp>
+#include "host/deform_pipeline.hpp"
 #include "commands.hpp"
 #include "conversion_losses.hpp"
-#include "host/deform_pipeline.hpp"
-#include <sculptflow/error.hpp>
 #include "flag_warning.hpp"
-#include "number_checks.hpp"
 #include "json_output.hpp"
 #include "move_inputs.hpp"
+#include "number_checks.hpp"
 #include "output_paths.hpp"
 #include "progress_bar.hpp"
 #include "run_solver.hpp"

@@ -2,8 +2,8 @@
 // there is none (exit status 1), so that a user or a script can check first.
 #include <cstdio>
 
-#include "commands.hpp"
 #include <sculptflow/context.hpp>
+#include "commands.hpp"
 
 namespace sculptflow::cli {
 

@@ -10,8 +10,8 @@
 
 #include <glm/glm.hpp>
 
-#include "host/mesh_renderer.hpp"
 #include <sculptflow/solve_report.hpp>
+#include "host/mesh_renderer.hpp"
 
 namespace sculptflow::cli {
 

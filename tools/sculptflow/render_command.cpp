@@ -6,15 +6,15 @@
 #include <memory>
 #include <string>
 
-#include "commands.hpp"
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/error.hpp>
+#include <sculptflow/gpu_solver.hpp>
+#include "host/mesh_renderer.hpp"
+#include "commands.hpp"
+#include "heat_map.hpp"
+#include "move_inputs.hpp"
 #include "output_paths.hpp"
 #include "progress_bar.hpp"
-#include <sculptflow/gpu_solver.hpp>
-#include "heat_map.hpp"
-#include "host/mesh_renderer.hpp"
-#include "move_inputs.hpp"
 #include "run_solver.hpp"
 #include "run_stats.hpp"
 

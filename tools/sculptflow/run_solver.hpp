@@ -8,8 +8,8 @@
 
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/gpu_solver.hpp>
-#include "move_inputs.hpp"
 #include "src/tolerance_plan.hpp"
+#include "move_inputs.hpp"
 
 namespace sculptflow::cli {
 

@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "move_inputs.hpp"
 #include <sculptflow/solve_report.hpp>
+#include "move_inputs.hpp"
 
 namespace sculptflow::cli {
 

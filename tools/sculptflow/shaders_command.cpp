@@ -3,10 +3,10 @@
 #include <fstream>
 #include <memory>
 
-#include "commands.hpp"
 #include <sculptflow/error.hpp>
-#include "output_paths.hpp"
 #include "host/shader_compiler.hpp"
+#include "commands.hpp"
+#include "output_paths.hpp"
 
 namespace sculptflow::cli {
 namespace {

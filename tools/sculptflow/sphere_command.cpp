@@ -6,13 +6,13 @@
 #include <memory>
 #include <string>
 
-#include "commands.hpp"
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/error.hpp>
-#include "number_checks.hpp"
 #include "src/file_io.hpp"
-#include "output_paths.hpp"
 #include "src/text_scan.hpp"
+#include "commands.hpp"
+#include "number_checks.hpp"
+#include "output_paths.hpp"
 #include "vector_option.hpp"
 
 namespace sculptflow::cli {

@@ -7,10 +7,10 @@
 #include <filesystem>
 #include <string>
 
-#include "src/kind_table.hpp"
 #include <sculptflow/mesh.hpp>
 #include <sculptflow/motion.hpp>
 #include <sculptflow/stroke.hpp>
+#include "src/kind_table.hpp"
 
 namespace sculptflow::cli {
 

@@ -11,9 +11,9 @@
 #include <string>
 #include <vector>
 
+#include <sculptflow/error.hpp>
 #include "accuracy_sweep.hpp"
 #include "commands.hpp"
-#include <sculptflow/error.hpp>
 #include "number_checks.hpp"
 #include "output_paths.hpp"
 

@@ -14,8 +14,8 @@
 
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/default_case.hpp>
-#include "src/demo_fixtures.hpp"
 #include <sculptflow/error.hpp>
+#include "src/demo_fixtures.hpp"
 #include "src/kernel.hpp"
 #include "src/kernel_tools.hpp"
 #include "src/tolerance_plan.hpp"

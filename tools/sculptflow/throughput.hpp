@@ -17,11 +17,11 @@
 #include <glm/glm.hpp>
 #include <nlohmann/json.hpp>
 
-#include "src/ground_truth.hpp"
 #include <sculptflow/gpu_solver.hpp>
-#include "gpu_timing.hpp"
 #include <sculptflow/motion.hpp>
 #include <sculptflow/solver_options.hpp>
+#include "src/ground_truth.hpp"
+#include "gpu_timing.hpp"
 #include "svg_chart.hpp"
 
 namespace sculptflow::cli {

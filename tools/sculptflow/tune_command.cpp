@@ -9,13 +9,13 @@
 #include <optional>
 #include <thread>
 
-#include "commands.hpp"
 #include <sculptflow/cpu_solver.hpp>
 #include <sculptflow/error.hpp>
-#include "host/file_watcher.hpp"
-#include "src/ground_truth.hpp"
-#include "move_inputs.hpp"
 #include <sculptflow/hot_reload.hpp>
+#include "src/ground_truth.hpp"
+#include "host/file_watcher.hpp"
+#include "commands.hpp"
+#include "move_inputs.hpp"
 #include "tuning_params.hpp"
 #include "validation.hpp"
 

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "src/chunk_reach.hpp"
 #include <sculptflow/error.hpp>
+#include "src/chunk_reach.hpp"
 #include "src/kernel_tools.hpp"
 
 namespace sculptflow::cli {

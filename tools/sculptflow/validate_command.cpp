@@ -7,13 +7,13 @@
 #include <string_view>
 #include <vector>
 
-#include "commands.hpp"
 #include <sculptflow/error.hpp>
-#include "flag_warning.hpp"
-#include "number_checks.hpp"
-#include "json_output.hpp"
 #include <sculptflow/gpu_solver.hpp>
+#include "commands.hpp"
+#include "flag_warning.hpp"
+#include "json_output.hpp"
 #include "move_inputs.hpp"
+#include "number_checks.hpp"
 #include "output_paths.hpp"
 #include "progress_bar.hpp"
 #include "run_stats.hpp"

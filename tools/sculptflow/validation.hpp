@@ -12,10 +12,10 @@
 
 #include <sculptflow/gpu_solver.hpp>
 #include <sculptflow/motion.hpp>
-#include "src/result_comparison.hpp"
-#include "move_inputs.hpp"
 #include <sculptflow/solve_report.hpp>
 #include <sculptflow/solver_options.hpp>
+#include "src/result_comparison.hpp"
+#include "move_inputs.hpp"
 
 namespace sculptflow::cli {
 

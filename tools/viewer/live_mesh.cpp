@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <cstring>
 
-#include "host/context_impl.hpp"
 #include <sculptflow/error.hpp>
+#include "host/context_impl.hpp"
 #include "host/memory_barrier.hpp"
 #include "host/mesh_renderer.hpp" // vertexNormals
-#include "one_time_commands.hpp"
 #include "host/vulkan_check.hpp"
+#include "one_time_commands.hpp"
 
 namespace sculptflow::viewer {
 namespace {

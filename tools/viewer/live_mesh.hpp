@@ -10,10 +10,10 @@
 
 #include <volk.h>
 
-#include "chunked_mesh.hpp"
+#include <sculptflow/live_move.hpp>
 #include "host/gpu_buffer.hpp"
 #include "host/vulkan_functions.hpp"
-#include <sculptflow/live_move.hpp>
+#include "chunked_mesh.hpp"
 #include "mesh_pipeline.hpp"
 #include "stroke_playback.hpp"
 

@@ -5,9 +5,9 @@
 #include <sculptflow/error.hpp>
 #include "host/pipeline_objects.hpp"
 #include "host/render_target.hpp"
+#include "host/vulkan_check.hpp"
 #include "viewer_frag_spirv.h"
 #include "viewer_vert_spirv.h"
-#include "host/vulkan_check.hpp"
 
 namespace sculptflow::viewer {
 

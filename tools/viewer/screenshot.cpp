@@ -9,9 +9,9 @@
 #include <sculptflow/context.hpp>
 #include <sculptflow/error.hpp>
 #include "host/gpu_buffer.hpp"
-#include "one_time_commands.hpp"
 #include "host/render_target.hpp"
 #include "host/vulkan_check.hpp"
+#include "one_time_commands.hpp"
 
 namespace sculptflow::viewer {
 

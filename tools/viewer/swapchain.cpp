@@ -4,8 +4,8 @@
 #include <algorithm>
 
 #include <sculptflow/error.hpp>
-#include "viewer_device.hpp"
 #include "host/vulkan_check.hpp"
+#include "viewer_device.hpp"
 
 namespace sculptflow::viewer {
 namespace {

@@ -11,10 +11,10 @@
 
 #include <glm/glm.hpp>
 
-#include "frame_ring.hpp"
-#include "host/gpu_buffer.hpp"
-#include "mesh_pipeline.hpp"
 #include <sculptflow/stroke.hpp>
+#include "host/gpu_buffer.hpp"
+#include "frame_ring.hpp"
+#include "mesh_pipeline.hpp"
 #include "viewer_symmetry.hpp"
 
 namespace sculptflow::viewer {

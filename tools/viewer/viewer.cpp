@@ -11,23 +11,23 @@
 
 #include <glm/gtc/matrix_transform.hpp>
 
-#include "chunked_mesh.hpp"
 #include <sculptflow/context.hpp>
 #include <sculptflow/error.hpp>
+#include <sculptflow/hot_reload.hpp>
+#include "host/render_target.hpp"
+#include "host/vulkan_check.hpp"
+#include "chunked_mesh.hpp"
 #include "frame_ring.hpp"
 #include "frame_stats.hpp"
-#include <sculptflow/hot_reload.hpp>
 #include "live_mesh.hpp"
 #include "live_settings.hpp"
 #include "mesh_pipeline.hpp"
 #include "painted_mask.hpp"
-#include "host/render_target.hpp"
 #include "screenshot.hpp"
 #include "swapchain.hpp"
 #include "tool_gizmos.hpp"
 #include "viewer_device.hpp"
 #include "viewer_symmetry.hpp"
-#include "host/vulkan_check.hpp"
 #include "window.hpp"
 
 namespace sculptflow::viewer {

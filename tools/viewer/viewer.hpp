@@ -9,8 +9,8 @@
 
 #include <glm/glm.hpp>
 
-#include "host/mesh_renderer.hpp" // RgbaImage
 #include <sculptflow/motion.hpp>
+#include "host/mesh_renderer.hpp" // RgbaImage
 #include "viewer_options.hpp"
 
 namespace sculptflow::viewer {

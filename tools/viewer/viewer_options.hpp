@@ -9,8 +9,8 @@
 
 #include <CLI/CLI.hpp>
 
-#include "move_inputs.hpp"
 #include <sculptflow/solver_options.hpp>
+#include "move_inputs.hpp"
 
 namespace sculptflow::viewer {
 

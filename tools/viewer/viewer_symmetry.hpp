@@ -7,8 +7,8 @@
 
 #include <glm/glm.hpp>
 
-#include "move_inputs.hpp"
 #include <sculptflow/stroke.hpp>
+#include "move_inputs.hpp"
 
 namespace sculptflow::viewer {
 
