@@ -17,15 +17,7 @@ layout(constant_id = 2) const bool writeStatistics = false;
 layout(constant_id = 3) const int toolCount = 1;
 // Bits 2i, 2i+1: tools[i].kind (kTool*, kinds.glsl), so that each kind's code folds away.
 layout(constant_id = 4) const uint toolKinds = 0u;
-// Which pass this pipeline runs (host/deform_recorder.cpp records them):
-//   0: integrate every vertex of the range (culling per vertex, as the CPU reference),
-//      or, where the recorder pushes no vertex count, the active list (vkCmdDispatchIndirect);
-//   1: mark: culled vertices get their input (and CULLED), the others a distance bin,
-//      counted per bin (with sortedBlocks: appended to the active list at once);
-//   2: scan the bin counts into cursors and write the indirect dispatch arguments;
-//   3: scatter the active vertices into the active list, bin by bin (not with sortedBlocks);
-//   5: copy the input over the output at the vertices of the last run's list that this run culls;
-//   6: list the vertex blocks that pass 1 visits, with their dispatch arguments.
+// Which pass this pipeline runs: kDeformPass* (sculptflow/deform_passes.glsl).
 layout(constant_id = 5) const int pass = 0;
 // Pass 1 walks the blocks that pass 6 listed, a workgroup a block: the mesh's
 // vertices in the order of binding 7 (blocks of kBlockVertices, Morton order), each
@@ -50,6 +42,7 @@ layout(constant_id = 14) const int interfaceVersion = 4;
 // integrateVertex's `carried`, from one segment's dispatch to the next).
 layout(constant_id = 15) const bool carryBound = false;
 
+#include "sculptflow/deform_passes.glsl"
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"
 #include "sculptflow/kinds.glsl"
@@ -178,7 +171,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
         uint local = groupStart + k * gl_WorkGroupSize.x;
         if (local >= vertexLayout.vertexCount) break;
         uint v = sortedBlocks ? vertexOrder[local] : vertexLayout.firstVertex + local;
-        if (pass == 1) {
+        if (pass == kDeformPassMark) {
             vec3 x0 = readVertex(v);
             if (skipped(v, x0)) {
                 VertexResult r;
@@ -202,7 +195,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
                 vertexBins[v] = b;
                 atomicAdd(counters[kBinCountsAt + b], 1u);
             }
-        } else if (pass == 3) {
+        } else if (pass == kDeformPassScatter) {
             // Global atomics per vertex: a workgroup-shared count first would need
             // barrier(), which llvmpipe runs as coroutines, and measured slower.
             uint b = vertexBins[v];
@@ -212,7 +205,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
 }
 
 void main() {
-    if (pass == 2) {
+    if (pass == kDeformPassScan) {
         // One invocation: 16 bins and at most kMaxSlices slices.
         if (gl_GlobalInvocationID.x != 0u) return;
         uint total = 0u;
@@ -232,7 +225,7 @@ void main() {
         return;
     }
     uint local = gl_GlobalInvocationID.x;
-    if (pass == 0) {
+    if (pass == kDeformPassSolveRange) {
         // One call site: the driver inlines solveVertex, the bulk of the shader, once
         // per call. One pipeline serves the range and the list: it is the costly build.
         // The other passes run a build without it (SF_WITHOUT_SOLVE, host/deform_pipeline.hpp),
@@ -252,7 +245,7 @@ void main() {
 #endif
         return;
     }
-    if (pass == 5) {
+    if (pass == kDeformPassRestore) {
         uint i = vertexLayout.firstVertex + local;
         if (i >= counters[kActiveCountAt]) return;
         uint v = activeList[i];
@@ -262,7 +255,7 @@ void main() {
         return;
     }
     bool writeCulled = !sortedBlocks || writeStatistics;
-    if (pass == 6) {
+    if (pass == kDeformPassBlocks) {
         // vertexLayout.firstVertex: the most workgroups one dispatch may have. The
         // mark takes a workgroup a listed block, and loops when more are listed.
         if (gl_GlobalInvocationID.x == 0u) {
