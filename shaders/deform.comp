@@ -3,46 +3,15 @@
 // vertex, running the same driver as the CPU reference (sculptflow/integrate.glsl).
 #extension GL_GOOGLE_include_directive : require
 
-// Fixed per device (host/deform_pipeline.hpp DeformSizing): the workgroup size,
-// and the vertices each lane of passes 1 and 3 takes over a range.
-layout(local_size_x = 64, local_size_x_id = 11) in;
-layout(constant_id = 12) const uint rangeVerticesPerLane = 32u;
-
-// Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4),
-// and the tools' count and kinds, so that the common case (one Kelvinlet) carries no
-// dead code: llvmpipe runs both sides of every divergent branch.
-layout(constant_id = 0) const int solverMethod = 2;
-layout(constant_id = 1) const int solverMaxIterations = 64;
-layout(constant_id = 2) const bool writeStatistics = false;
-layout(constant_id = 3) const int toolCount = 1;
-// Bits 2i, 2i+1: tools[i].kind (kTool*, kinds.glsl), so that each kind's code folds away.
-layout(constant_id = 4) const uint toolKinds = 0u;
-// Which pass this pipeline runs: kDeformPass* (sculptflow/deform_passes.glsl).
-layout(constant_id = 5) const int pass = 0;
-// Pass 1 walks the blocks that pass 6 listed, a workgroup a block: the mesh's
-// vertices in the order of binding 7 (blocks of kBlockVertices, Morton order), each
-// block with a bounding sphere in binding 8. Pass 6 lists only the blocks in reach,
-// unless statistics are written: culled vertices are written only then (the
-// caller keeps the output equal to the input elsewhere, with pass 5).
-layout(constant_id = 6) const bool sortedBlocks = false;
-// Binding 9 holds a mask value per vertex (spec §3.5): passes 0, 1, 4 and 5 read it.
-layout(constant_id = 7) const bool hasMask = false;
-// Bits 2i, 2i+1: tools[i].shape, the Kelvinlet profile or the falloff, so that each
-// tool's shape folds away too.
-layout(constant_id = 9) const uint toolShapes = 0u;
-// Binding 10 gets each vertex's volume change J (a debug output, with writeStatistics).
-layout(constant_id = 10) const bool computeVolumeChange = false;
-layout(constant_id = 13) const bool solverVerify = false; // a checking pass per vertex (integrate.glsl)
-// What the host and this file mean by their pushes and passes (kDeformInterfaceVersion,
-// host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
-// pushed; 3: binding 11 and carryBound; 4: the kinds packed in toolKinds). A
-// hot-reloaded copy exported from another version is refused by it.
-layout(constant_id = 14) const int interfaceVersion = 4;
-// Binding 11 holds each vertex's error bound, read and replaced (continuous mode:
-// integrateVertex's `carried`, from one segment's dispatch to the next).
-layout(constant_id = 15) const bool carryBound = false;
-
+// The specialization constants, one row each in variant_options.glsl (with what
+// each means), and the passes that `pass` names.
+#define SF_VARIANT_OPTION(type, name, hostName, id, value) layout(constant_id = id) const type name = value;
+#define SF_SIZING_OPTION(type, name, hostName, id, value) layout(constant_id = id) const type name = value;
+#define SF_WORKGROUP_SIZE(hostName, id, value) layout(local_size_x = value, local_size_x_id = id) in;
+#define SF_INTERFACE_VERSION(name, id, version) layout(constant_id = id) const int name = version;
+#include "sculptflow/variant_options.glsl"
 #include "sculptflow/deform_passes.glsl"
+
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"
 #include "sculptflow/kinds.glsl"

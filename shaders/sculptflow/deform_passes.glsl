@@ -1,6 +1,6 @@
-// deform.comp's passes: the values of its `pass` specialization constant, which
-// host/deform_recorder.cpp records (recordDeform, compacting: restore, blocks,
-// mark, scan, scatter, then the list's solve).
+// deform.comp's passes: the values of its `pass` specialization constant
+// (variant_options.glsl), which host/deform_recorder.cpp records (recordDeform,
+// compacting: restore, blocks, mark, scan, scatter, then the list's solve).
 // Compiles as GLSL and as C++ (host/deform_recorder.hpp includes it).
 
 // Integrate every vertex of the range, culling per vertex (as the CPU reference);
