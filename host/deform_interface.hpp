@@ -25,12 +25,12 @@ struct ToolBlock {
 static_assert(sizeof(ToolBlock) == 96 * SF_MAX_TOOLS);
 
 // What the host and deform.comp mean by their pushes and passes: the shader's
-// interfaceVersion (specialization constant 14), raised with any change to that
-// meaning on both sides. 2: the list's solve is pass 0 with no vertex count pushed;
-// 3: binding 11 carries each vertex's error bound (carryBound); 4: the tools' kinds
-// are packed two bits a tool in constant 4, toolKinds.
-constexpr uint32_t kDeformInterfaceVersion = 4;
-constexpr uint32_t kDeformInterfaceVersionId = 14;
+// interfaceVersion and its constant id (SF_INTERFACE_VERSION in
+// shaders/sculptflow/variant_options.glsl, with its history).
+#define SF_INTERFACE_VERSION(glslName, id, version) \
+    constexpr uint32_t kDeformInterfaceVersion = version; \
+    constexpr uint32_t kDeformInterfaceVersionId = id;
+#include "sculptflow/variant_options.glsl"
 
 // Throws sculptflow::Error, naming `shader`, unless the module declares the bindings
 // the host writes (kDeformBindings) and kDeformInterfaceVersion: a hot-reloaded

@@ -2,7 +2,6 @@
 #include "deform_pipeline.hpp"
 
 #include <algorithm>
-#include <array>
 #include <string>
 #include <tuple>
 
@@ -132,45 +131,20 @@ DeformSizing deformSizing(const Context& context) {
 
 VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& variant) const {
     const Context::Impl& ctx = implOf(*context_);
-    struct {
-        int32_t method;
-        int32_t maxIterations;
-        VkBool32 statistics;
-        int32_t toolCount;
-        uint32_t toolKinds;
-        int32_t pass;
-        VkBool32 sortedBlocks;
-        VkBool32 mask;
-        uint32_t toolShapes;
-        VkBool32 volumeChange;
-        uint32_t workgroupSize;
-        uint32_t verticesPerLane;
-        VkBool32 verify;
-        VkBool32 carryBound;
-    } constants{variant.method,      variant.maxIterations, variant.statistics ? VK_TRUE : VK_FALSE,
-                variant.toolCount,   variant.toolKinds,     variant.pass,
-                variant.sortedBlocks ? VK_TRUE : VK_FALSE, variant.mask ? VK_TRUE : VK_FALSE,
-                variant.toolShapes,  variant.volumeChange ? VK_TRUE : VK_FALSE,
-                sizing_.workgroupSize, sizing_.verticesPerLane, variant.verify ? VK_TRUE : VK_FALSE,
-                variant.carryBound ? VK_TRUE : VK_FALSE};
-    const std::array<VkSpecializationMapEntry, 14> entries{{
-        {0, offsetof(decltype(constants), method), sizeof(int32_t)},
-        {1, offsetof(decltype(constants), maxIterations), sizeof(int32_t)},
-        {2, offsetof(decltype(constants), statistics), sizeof(VkBool32)},
-        {3, offsetof(decltype(constants), toolCount), sizeof(int32_t)},
-        {4, offsetof(decltype(constants), toolKinds), sizeof(uint32_t)},
-        {5, offsetof(decltype(constants), pass), sizeof(int32_t)},
-        {6, offsetof(decltype(constants), sortedBlocks), sizeof(VkBool32)},
-        {7, offsetof(decltype(constants), mask), sizeof(VkBool32)},
-        {9, offsetof(decltype(constants), toolShapes), sizeof(uint32_t)},
-        {10, offsetof(decltype(constants), volumeChange), sizeof(VkBool32)},
-        {11, offsetof(decltype(constants), workgroupSize), sizeof(uint32_t)},
-        {12, offsetof(decltype(constants), verticesPerLane), sizeof(uint32_t)},
-        {13, offsetof(decltype(constants), verify), sizeof(VkBool32)},
-        {15, offsetof(decltype(constants), carryBound), sizeof(VkBool32)},
-    }};
-    VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), sizeof(constants),
-                                        &constants};
+    // A 4-byte word per specialization constant (variant_options.glsl's rows): an
+    // int's bit pattern, a bool's VkBool32.
+    std::vector<uint32_t> words;
+    std::vector<VkSpecializationMapEntry> entries;
+    auto add = [&](uint32_t id, auto value) {
+        entries.push_back({id, uint32_t(sizeof(uint32_t) * words.size()), sizeof(uint32_t)});
+        words.push_back(uint32_t(value));
+    };
+#define SF_VARIANT_OPTION(type, glslName, hostName, id, value) add(id, variant.hostName);
+#define SF_SIZING_OPTION(type, glslName, hostName, id, value) add(id, sizing_.hostName);
+#define SF_WORKGROUP_SIZE(hostName, id, value) add(id, sizing_.hostName);
+#include "sculptflow/variant_options.glsl"
+    VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(),
+                                        sizeof(uint32_t) * words.size(), words.data()};
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
     info.stage.sType = VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO;
     info.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;

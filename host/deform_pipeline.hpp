@@ -24,27 +24,21 @@ static_assert(sizeof(DeformPushConstants) == 80 && offsetof(DeformPushConstants,
 // Specialization constants fix these when a pipeline is built (spec §4: the
 // attempt budget is known before any dispatch), and the tools' count and kinds,
 // so that the common case (one Kelvinlet) compiles without the others' code.
+// One member per row of shaders/sculptflow/variant_options.glsl, in its order;
+// interfaceVersion is no member: the source fixes it (kDeformInterfaceVersion).
 struct DeformVariant {
-    int method = kernel::kMethodBs32;
-    int maxIterations = 64;
-    bool statistics = false;
-    int toolCount = 1;
-    uint32_t toolKinds = 0;   // bits 2i, 2i+1: tool i's kind (kTool*)
-    uint32_t toolShapes = 0;  // bits 2i, 2i+1: tool i's profile or falloff
-    int pass = 0;             // deform.comp's `pass`: kDeformPass* in deform_recorder.hpp
-    bool sortedBlocks = false; // passes 1 and 3 walk DeformScratch's blocks (deform.comp)
-    bool mask = false;         // binding 9 holds a mask value per vertex
-    bool volumeChange = false; // binding 10 gets each vertex's volume change
-    bool verify = false;       // a checking pass per vertex (solverVerify)
-    bool carryBound = false;   // binding 11 carries each vertex's error bound (continuous mode)
+    using uint = kernel::uint; // the rows' GLSL type names
+#define SF_VARIANT_OPTION(type, glslName, hostName, id, value) type hostName = value;
+#include "sculptflow/variant_options.glsl"
     auto operator<=>(const DeformVariant&) const = default;
 };
+static_assert(DeformVariant{}.method == kernel::kMethodBs32);
 
 // deform.comp's workgroup size and each lane's share of the cheap passes (mark
 // and scatter), fixed per device by chooseDeformSizing.
 struct DeformSizing {
-    uint32_t workgroupSize = 64;   // local_size_x: specialization constant 11
-    uint32_t verticesPerLane = 32; // passes 1 and 3 over a range: 12; over sorted blocks, a quarter
+    uint32_t workgroupSize = 64;   // local_size_x (variant_options.glsl: SF_WORKGROUP_SIZE)
+    uint32_t verticesPerLane = 32; // passes 1 and 3 over a range; over sorted blocks, a quarter
     uint32_t subgroupSize = 0;     // the device's, which chose the two above (0: unknown)
     // Vertices in a block of DeformScratch (a workgroup of the mark over sorted blocks).
     uint32_t blockVertices() const { return workgroupSize * (verticesPerLane >= 4 ? verticesPerLane / 4 : 1); }

@@ -34,13 +34,7 @@ struct DeformBinding {
 };
 
 // deform.comp's passes (its `pass` specialization constant), as recorded.
-constexpr int kDeformPassSolveRange = 0; // integrate every vertex of the range, culling per vertex
-constexpr int kDeformPassMark = 1;       // cull (output = input, CULLED) and count the others per bin
-constexpr int kDeformPassScan = 2;       // bin cursors and the indirect dispatch arguments
-constexpr int kDeformPassScatter = 3;    // the active vertices into the list, bin by bin
-constexpr int kDeformPassSolveList = 4;  // integrate the list (vkCmdDispatchIndirect), on pass 0's pipeline
-constexpr int kDeformPassRestore = 5;    // output = input at the last run's list (indirect)
-constexpr int kDeformPassBlocks = 6;     // list the vertex blocks that mark and scatter visit
+#include "sculptflow/deform_passes.glsl"
 constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp
 constexpr uint32_t kDeformMaxSlices = 64; // kMaxSlices: indirect dispatches over one list
 // A vertex block: the mark over sorted blocks takes one a workgroup, in one

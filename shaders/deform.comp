@@ -3,52 +3,14 @@
 // vertex, running the same driver as the CPU reference (sculptflow/integrate.glsl).
 #extension GL_GOOGLE_include_directive : require
 
-// Fixed per device (host/deform_pipeline.hpp DeformSizing): the workgroup size,
-// and the vertices each lane of passes 1 and 3 takes over a range.
-layout(local_size_x = 64, local_size_x_id = 11) in;
-layout(constant_id = 12) const uint rangeVerticesPerLane = 32u;
-
-// Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4),
-// and the tools' count and kinds, so that the common case (one Kelvinlet) carries no
-// dead code: llvmpipe runs both sides of every divergent branch.
-layout(constant_id = 0) const int solverMethod = 2;
-layout(constant_id = 1) const int solverMaxIterations = 64;
-layout(constant_id = 2) const bool writeStatistics = false;
-layout(constant_id = 3) const int toolCount = 1;
-// Bits 2i, 2i+1: tools[i].kind (kTool*, kinds.glsl), so that each kind's code folds away.
-layout(constant_id = 4) const uint toolKinds = 0u;
-// Which pass this pipeline runs (host/deform_recorder.cpp records them):
-//   0: integrate every vertex of the range (culling per vertex, as the CPU reference),
-//      or, where the recorder pushes no vertex count, the active list (vkCmdDispatchIndirect);
-//   1: mark: culled vertices get their input (and CULLED), the others a distance bin,
-//      counted per bin (with sortedBlocks: appended to the active list at once);
-//   2: scan the bin counts into cursors and write the indirect dispatch arguments;
-//   3: scatter the active vertices into the active list, bin by bin (not with sortedBlocks);
-//   5: copy the input over the output at the vertices of the last run's list that this run culls;
-//   6: list the vertex blocks that pass 1 visits, with their dispatch arguments.
-layout(constant_id = 5) const int pass = 0;
-// Pass 1 walks the blocks that pass 6 listed, a workgroup a block: the mesh's
-// vertices in the order of binding 7 (blocks of kBlockVertices, Morton order), each
-// block with a bounding sphere in binding 8. Pass 6 lists only the blocks in reach,
-// unless statistics are written: culled vertices are written only then (the
-// caller keeps the output equal to the input elsewhere, with pass 5).
-layout(constant_id = 6) const bool sortedBlocks = false;
-// Binding 9 holds a mask value per vertex (spec §3.5): passes 0, 1, 4 and 5 read it.
-layout(constant_id = 7) const bool hasMask = false;
-// Bits 2i, 2i+1: tools[i].shape, the Kelvinlet profile or the falloff, so that each
-// tool's shape folds away too.
-layout(constant_id = 9) const uint toolShapes = 0u;
-// Binding 10 gets each vertex's volume change J (a debug output, with writeStatistics).
-layout(constant_id = 10) const bool computeVolumeChange = false;
-layout(constant_id = 13) const bool solverVerify = false; // a checking pass per vertex (integrate.glsl)
-// What the host and this file mean by their pushes and passes (kDeformInterfaceVersion,
-// host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
-// pushed; 3: binding 11 and carryBound; 4: the kinds packed in toolKinds). A
-// hot-reloaded copy exported from another version is refused by it.
-layout(constant_id = 14) const int interfaceVersion = 4;
-// Binding 11 holds each vertex's error bound, read and replaced (continuous mode:
-// integrateVertex's `carried`, from one segment's dispatch to the next).
-layout(constant_id = 15) const bool carryBound = false;
+// The specialization constants, one row each in variant_options.glsl (with what
+// each means), and the passes that `pass` names.
+#define SF_VARIANT_OPTION(type, name, hostName, id, value) layout(constant_id = id) const type name = value;
+#define SF_SIZING_OPTION(type, name, hostName, id, value) layout(constant_id = id) const type name = value;
+#define SF_WORKGROUP_SIZE(hostName, id, value) layout(local_size_x = value, local_size_x_id = id) in;
+#define SF_INTERFACE_VERSION(name, id, version) layout(constant_id = id) const int name = version;
+#include "sculptflow/variant_options.glsl"
+#include "sculptflow/deform_passes.glsl"
 
 #include "sculptflow/layout.glsl"
 #include "sculptflow/methods.glsl"
@@ -178,7 +140,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
         uint local = groupStart + k * gl_WorkGroupSize.x;
         if (local >= vertexLayout.vertexCount) break;
         uint v = sortedBlocks ? vertexOrder[local] : vertexLayout.firstVertex + local;
-        if (pass == 1) {
+        if (pass == kDeformPassMark) {
             vec3 x0 = readVertex(v);
             if (skipped(v, x0)) {
                 VertexResult r;
@@ -202,7 +164,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
                 vertexBins[v] = b;
                 atomicAdd(counters[kBinCountsAt + b], 1u);
             }
-        } else if (pass == 3) {
+        } else if (pass == kDeformPassScatter) {
             // Global atomics per vertex: a workgroup-shared count first would need
             // barrier(), which llvmpipe runs as coroutines, and measured slower.
             uint b = vertexBins[v];
@@ -212,7 +174,7 @@ void markOrScatterGroup(uint block, bool writeCulled) {
 }
 
 void main() {
-    if (pass == 2) {
+    if (pass == kDeformPassScan) {
         // One invocation: 16 bins and at most kMaxSlices slices.
         if (gl_GlobalInvocationID.x != 0u) return;
         uint total = 0u;
@@ -232,7 +194,7 @@ void main() {
         return;
     }
     uint local = gl_GlobalInvocationID.x;
-    if (pass == 0) {
+    if (pass == kDeformPassSolveRange) {
         // One call site: the driver inlines solveVertex, the bulk of the shader, once
         // per call. One pipeline serves the range and the list: it is the costly build.
         // The other passes run a build without it (SF_WITHOUT_SOLVE, host/deform_pipeline.hpp),
@@ -252,7 +214,7 @@ void main() {
 #endif
         return;
     }
-    if (pass == 5) {
+    if (pass == kDeformPassRestore) {
         uint i = vertexLayout.firstVertex + local;
         if (i >= counters[kActiveCountAt]) return;
         uint v = activeList[i];
@@ -262,7 +224,7 @@ void main() {
         return;
     }
     bool writeCulled = !sortedBlocks || writeStatistics;
-    if (pass == 6) {
+    if (pass == kDeformPassBlocks) {
         // vertexLayout.firstVertex: the most workgroups one dispatch may have. The
         // mark takes a workgroup a listed block, and loops when more are listed.
         if (gl_GlobalInvocationID.x == 0u) {

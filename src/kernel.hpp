@@ -43,13 +43,12 @@ static_assert(kProfileBiLaplacian < 4 && kFalloffSharp < 4, "a shape fits 2 bits
 // constants. Copy it per thread; the member functions are the shared GLSL.
 struct Kernel {
     Tool tools[SF_MAX_TOOLS]{};
-    int toolCount = 0;
+    int toolCount = 0; // a specialization constant in the shader, counted at run time here
     SolverSettings settings{};
-    int solverMethod = kMethodBs32;
-    int solverMaxIterations = 64;
-    bool computeVolumeChange = false; // a debug output: VertexResult::volumeChange
-    bool solverVerify = false;        // a checking pass per vertex (integrate.glsl)
-    bool carryBound = false;          // continuous mode: each vertex's error bound in and out (makeSegmentKernel)
+    // The pipeline's specialization constants that the shared GLSL reads
+    // (variant_options.glsl's SF_KERNEL_OPTION rows), named as there.
+#define SF_KERNEL_OPTION(type, glslName, hostName, id, value) type glslName = value;
+#include "sculptflow/variant_options.glsl"
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
     int toolKind(int i) const { return tools[i].kind; }

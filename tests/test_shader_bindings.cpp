@@ -229,8 +229,12 @@ TEST_F(ShaderBindingsReload, AShaderFromAnotherInterfaceVersionIsRefused) {
     const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}, {-10.0f, 5.0f, 0.0f}};
     const std::vector<glm::vec3> before = translated(solver, start);
 
-    const std::string current = "const int interfaceVersion = " + std::to_string(kDeformInterfaceVersion) + ";";
-    test::edit(dir / "deform.comp", current, "const int interfaceVersion = 1;");
+    const std::filesystem::path options = dir / "sculptflow/variant_options.glsl";
+    auto versionRow = [](uint32_t version) {
+        return "SF_INTERFACE_VERSION(interfaceVersion, " + std::to_string(kDeformInterfaceVersionId) + ", " +
+               std::to_string(version) + ")";
+    };
+    test::edit(options, versionRow(kDeformInterfaceVersion), versionRow(1));
     const ReloadReport older = reloader.poll();
     ASSERT_EQ(older.status, ReloadReport::Status::Failed);
     EXPECT_TRUE(contains(older.message, "declares interface version 1, and this library needs " +
@@ -238,7 +242,7 @@ TEST_F(ShaderBindingsReload, AShaderFromAnotherInterfaceVersionIsRefused) {
         << older.message;
     EXPECT_TRUE(contains(older.message, "sculptflow shaders export")) << older.message;
 
-    test::edit(dir / "deform.comp", "layout(constant_id = 14) const int interfaceVersion = 1;", "");
+    test::edit(options, versionRow(1), "");
     const ReloadReport unversioned = reloader.poll();
     ASSERT_EQ(unversioned.status, ReloadReport::Status::Failed);
     EXPECT_TRUE(contains(unversioned.message, "declares no interfaceVersion")) << unversioned.message;
