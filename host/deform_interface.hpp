@@ -30,7 +30,7 @@ static_assert(sizeof(ToolBlock) == 96 * SF_MAX_TOOLS);
 #define SF_INTERFACE_VERSION(glslName, id, version) \
     constexpr uint32_t kDeformInterfaceVersion = version; \
     constexpr uint32_t kDeformInterfaceVersionId = id;
-#include "sculptflow/variant_options.glsl"
+#include "shaders/sculptflow/variant_options.glsl"
 
 // Throws sculptflow::Error, naming `shader`, unless the module declares the bindings
 // the host writes (kDeformBindings) and kDeformInterfaceVersion: a hot-reloaded

@@ -142,7 +142,7 @@ VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& v
 #define SF_VARIANT_OPTION(type, glslName, hostName, id, value) add(id, variant.hostName);
 #define SF_SIZING_OPTION(type, glslName, hostName, id, value) add(id, sizing_.hostName);
 #define SF_WORKGROUP_SIZE(hostName, id, value) add(id, sizing_.hostName);
-#include "sculptflow/variant_options.glsl"
+#include "shaders/sculptflow/variant_options.glsl"
     VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(),
                                         sizeof(uint32_t) * words.size(), words.data()};
     VkComputePipelineCreateInfo info{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};

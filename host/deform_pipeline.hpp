@@ -29,7 +29,7 @@ static_assert(sizeof(DeformPushConstants) == 80 && offsetof(DeformPushConstants,
 struct DeformVariant {
     using uint = kernel::uint; // the rows' GLSL type names
 #define SF_VARIANT_OPTION(type, glslName, hostName, id, value) type hostName = value;
-#include "sculptflow/variant_options.glsl"
+#include "shaders/sculptflow/variant_options.glsl"
     auto operator<=>(const DeformVariant&) const = default;
 };
 static_assert(DeformVariant{}.method == kernel::kMethodBs32);

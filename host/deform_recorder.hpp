@@ -34,7 +34,7 @@ struct DeformBinding {
 };
 
 // deform.comp's passes (its `pass` specialization constant), as recorded.
-#include "sculptflow/deform_passes.glsl"
+#include "shaders/sculptflow/deform_passes.glsl"
 constexpr uint32_t kDeformBins = 16;     // kBinCount in deform.comp
 constexpr uint32_t kDeformMaxSlices = 64; // kMaxSlices: indirect dispatches over one list
 // A vertex block: the mark over sorted blocks takes one a workgroup, in one

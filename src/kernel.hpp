@@ -48,7 +48,7 @@ struct Kernel {
     // The pipeline's specialization constants that the shared GLSL reads
     // (variant_options.glsl's SF_KERNEL_OPTION rows), named as there.
 #define SF_KERNEL_OPTION(type, glslName, hostName, id, value) type glslName = value;
-#include "sculptflow/variant_options.glsl"
+#include "shaders/sculptflow/variant_options.glsl"
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
     int toolKind(int i) const { return tools[i].kind; }
