@@ -26,7 +26,7 @@ using Json = nlohmann::json;
 
 // A stroke built in code must be unit to 1e-3 (validateStroke); a file may be off by
 // up to 1e-2 (float rounding in an exporter, a hand edit), and the readers then
-// normalise it with a warning in Stroke::warnings rather than refuse it.
+// normalise it with a warning in StrokeReadNotes::warnings rather than refuse it.
 constexpr double kQuaternionNormTolerance = 1e-3;
 constexpr double kReadQuaternionNormTolerance = 1e-2;
 constexpr double kMaxCompressibility = 0.5;
@@ -152,7 +152,7 @@ void checkStroke(const Stroke& stroke, const std::string& source, const FieldNam
 // exactly the same numbers.
 // One warning names the first pose off by more than kQuaternionNormTolerance and
 // how many there were.
-void normaliseOrientations(Stroke& stroke, const std::string& source, bool indexTools) {
+void normaliseOrientations(Stroke& stroke, const std::string& source, bool indexTools, StrokeReadNotes* notes) {
     constexpr double kUnitSlack = 8 * std::numeric_limits<double>::epsilon();
     size_t offUnit = 0;
     std::string first;
@@ -166,8 +166,8 @@ void normaliseOrientations(Stroke& stroke, const std::string& source, bool index
             if (std::abs(norm2 - 1.0) > kUnitSlack) pose.orientation = pose.orientation / std::sqrt(norm2);
         }
     }
-    if (offUnit > 0)
-        stroke.warnings.push_back(source + ": " + first + ", off unit length by over " +
+    if (offUnit > 0 && notes)
+        notes->warnings.push_back(source + ": " + first + ", off unit length by over " +
                                   formatNumber(kQuaternionNormTolerance) + ", normalised" +
                                   (offUnit > 1 ? " (and " + std::to_string(offUnit - 1) + " more poses likewise)"
                                                : std::string()));
@@ -185,7 +185,6 @@ public:
         requireObject(root, "", {"voxel_size", "tools", "symmetry"});
         Stroke stroke;
         stroke.voxelSize = optionalNumber(root, "", "voxel_size", 1.0);
-        stroke.voxelSizeDefaulted = !root.contains("voxel_size");
         if (const auto it = root.find("symmetry"); it != root.end()) stroke.symmetry = parseSymmetry(*it);
         const Json& tools = requireKey(root, "", "tools");
         if (!tools.is_array()) typeError("tools", "an array", tools);
@@ -415,11 +414,12 @@ void validateStroke(const Stroke& stroke, const std::string& source) {
     checkStroke(stroke, source, FieldNaming{.innerWithinOuter = false});
 }
 
-Stroke readStrokeJson(const std::filesystem::path& path) {
-    return parseStrokeJson(detail::readWholeFile(path), path);
+Stroke readStrokeJson(const std::filesystem::path& path, const StrokeReadOptions& options) {
+    return parseStrokeJson(detail::readWholeFile(path), path, options);
 }
 
-Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& path) {
+Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& path, const StrokeReadOptions& options) {
+    if (options.notes) *options.notes = {};
     const std::string source = path.string();
     Json root;
     try {
@@ -429,7 +429,11 @@ Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& pat
     }
     Stroke stroke = JsonStrokeParser(source).parse(root);
     checkStroke(stroke, source, FieldNaming{.quaternionTolerance = kReadQuaternionNormTolerance});
-    normaliseOrientations(stroke, source, true);
+    normaliseOrientations(stroke, source, true, options.notes);
+    // JSON carries its own voxel size; the kind override applies to every tool.
+    if (options.kindOverride)
+        for (ToolStroke& tool : stroke.tools) setToolKind(tool, *options.kindOverride);
+    if (options.notes) options.notes->voxelSizeDefaulted = !root.contains("voxel_size");
     return stroke;
 }
 
@@ -439,6 +443,7 @@ Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions&
 
 Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& path,
                       const StrokeReadOptions& options) {
+    if (options.notes) *options.notes = {};
     const std::string source = path.string();
     const uint64_t size = bytes.size();
     if (size < kBinHeaderBytes) {
@@ -485,7 +490,7 @@ Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& pat
     stroke.voxelSize = options.binVoxelSize;
     stroke.tools.push_back(std::move(tool));
     checkStroke(stroke, source, FieldNaming{false, "voxel_size (binVoxelSize option)", kReadQuaternionNormTolerance});
-    normaliseOrientations(stroke, source, false);
+    normaliseOrientations(stroke, source, false, options.notes);
     return stroke;
 }
 
@@ -496,12 +501,7 @@ Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& op
         fail(path.string(),
              "unknown stroke extension '" + path.extension().string() + "' (expected .json or .bin)");
     }
-    // JSON carries its own voxel size; the kind override applies to every tool.
-    Stroke stroke = readStrokeJson(path);
-    if (options.kindOverride) {
-        for (ToolStroke& tool : stroke.tools) setToolKind(tool, *options.kindOverride);
-    }
-    return stroke;
+    return readStrokeJson(path, options);
 }
 
 void writeStrokeJson(const Stroke& stroke, const std::filesystem::path& path) {

@@ -352,11 +352,13 @@ TEST(CliTrust, QuaternionsSlightlyOffUnitAreNormalisedWithAWarning) {
     const std::string stroke = strokeJson(dir, [](nlohmann::json& j) {
         j["tools"][0]["poses"][1]["orientation"] = {1.005, 0, 0, 0};
     });
-    const Stroke read = readStroke(stroke);
+    StrokeReadNotes notes;
+    const Stroke read = readStroke(stroke, {.notes = &notes});
     EXPECT_NEAR(glm::length(read.tools[0].poses[1].orientation), 1.0, 1e-12);
-    ASSERT_EQ(read.warnings.size(), 1u);
-    EXPECT_TRUE(has(read.warnings[0], "tools[0].poses[1].orientation: quaternion norm 1.005")) << read.warnings[0];
-    EXPECT_TRUE(has(read.warnings[0], "normalised")) << read.warnings[0];
+    ASSERT_EQ(notes.warnings.size(), 1u);
+    EXPECT_TRUE(has(notes.warnings[0], "tools[0].poses[1].orientation: quaternion norm 1.005")) << notes.warnings[0];
+    EXPECT_TRUE(has(notes.warnings[0], "normalised")) << notes.warnings[0];
+    EXPECT_FALSE(notes.voxelSizeDefaulted);
 
     const Outcome strict = cli({"deform", "--backend", "cpu", "--built-in", "sphere", "--stroke", stroke, "--strict"});
     EXPECT_EQ(strict.status, 1);

@@ -76,12 +76,6 @@ struct Symmetry {
 
 struct Stroke {
     double voxelSize = 1.0; // world units per voxel
-    // The file gave no voxel_size, so voxelSize is the default of 1 world unit: a
-    // tolerance in voxels then means world units, which callers may warn about.
-    bool voxelSizeDefaulted = false;
-    // What a reader fixed rather than refused (a quaternion off unit length by up to
-    // 1e-2, normalised), naming the file and field: for the caller to show.
-    std::vector<std::string> warnings;
     std::vector<ToolStroke> tools;
     Symmetry symmetry;
 };
@@ -97,21 +91,33 @@ SCULPTFLOW_API std::string symmetryAxesName(uint32_t axes);
 // The voxel size the recording app used for the .bin strokes.
 inline constexpr double kRecordedVoxelSize = 0.0013;
 
+// What a reader noticed but did not refuse, for the caller to show.
+struct StrokeReadNotes {
+    // The file gave no voxel_size, so voxelSize is the default of 1 world unit: a
+    // tolerance in voxels then means world units, which callers may warn about.
+    bool voxelSizeDefaulted = false;
+    // What a reader fixed rather than refused (a quaternion off unit length by up to
+    // 1e-2, normalised), naming the file and field.
+    std::vector<std::string> warnings;
+};
+
 struct StrokeReadOptions {
     double binVoxelSize = kRecordedVoxelSize;  // .bin files carry no voxel size
-    std::optional<ToolKind> kindOverride;      // replaces the recorded kind when set
+    std::optional<ToolKind> kindOverride;      // replaces the recorded kind of every tool when set
+    StrokeReadNotes* notes = nullptr;          // when set, the reader fills it in
 };
 
 // Reads a stroke as the spec's JSON (.json) or the recorded binary format (.bin),
 // chosen by extension. Throws sculptflow::Error naming the file and the problem;
 // a malformed file never yields a partial stroke.
 SCULPTFLOW_API Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& options = {});
-SCULPTFLOW_API Stroke readStrokeJson(const std::filesystem::path& path);
+SCULPTFLOW_API Stroke readStrokeJson(const std::filesystem::path& path, const StrokeReadOptions& options = {});
 SCULPTFLOW_API Stroke readStrokeBin(const std::filesystem::path& path, const StrokeReadOptions& options = {});
 
 // The same from bytes in memory (an archive, a network message, a fuzzer);
 // `name` only names the source in errors.
-SCULPTFLOW_API Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& name);
+SCULPTFLOW_API Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& name,
+                                      const StrokeReadOptions& options = {});
 SCULPTFLOW_API Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& name,
                       const StrokeReadOptions& options = {});
 

@@ -17,10 +17,19 @@ namespace sculptflow::python {
 
 namespace {
 
+// What the reader noticed becomes a UserWarning each (an error under
+// warnings.simplefilter("error"), as --strict makes them in the CLI).
 Stroke readStrokeFile(const std::filesystem::path& path, std::optional<double> binVoxelSize) {
-    StrokeReadOptions options;
+    StrokeReadNotes notes;
+    StrokeReadOptions options{.notes = &notes};
     if (binVoxelSize) options.binVoxelSize = *binVoxelSize;
-    return readStroke(path, options);
+    Stroke stroke = readStroke(path, options);
+    if (notes.voxelSizeDefaulted)
+        notes.warnings.push_back(path.string() + ": no voxel_size, so 1 world unit per voxel is assumed unless "
+                                 "you give voxel_size to the call that solves");
+    for (const std::string& warning : notes.warnings)
+        if (PyErr_WarnEx(PyExc_UserWarning, warning.c_str(), 1) != 0) throw py::error_already_set();
+    return stroke;
 }
 
 // World units to voxels as the CLI converts them: in double, then rounded to float.
@@ -40,7 +49,6 @@ Stroke strokeWithVoxelSize(const Stroke& stroke, const std::optional<double>& vo
         if (!(std::isfinite(*voxelSize) && *voxelSize > 0.0))
             throw Error("voxel_size " + std::to_string(*voxelSize) + ": expected a finite size > 0");
         copy.voxelSize = *voxelSize;
-        copy.voxelSizeDefaulted = false;
     }
     return copy;
 }
@@ -52,11 +60,9 @@ void registerStrokes(py::module_& m) {
         .def(py::init(&readStrokeFile), py::arg("path"), py::arg("bin_voxel_size") = py::none(),
              "Reads a stroke file: the spec's JSON (.json) or the recorded binary format (.bin), chosen "
              "by extension. A .bin carries no voxel size: bin_voxel_size gives it (default 0.0013). "
-             "Raises ValueError naming the file and the problem.")
+             "Raises ValueError naming the file and the problem. What it fixes rather than refuses (a quaternion "
+             "slightly off unit length) and a missing voxel_size are each a UserWarning.")
         .def_readwrite("voxel_size", &Stroke::voxelSize, "World units per voxel.")
-        .def_readonly("voxel_size_defaulted", &Stroke::voxelSizeDefaulted,
-                      "True when the file gave no voxel_size, so voxel_size is the default of 1.")
-        .def_readonly("warnings", &Stroke::warnings, "What the reader fixed rather than refused.")
         .def_property_readonly(
             "tool_count", [](const Stroke& s) { return s.tools.size(); }, "Tools (hands) in the stroke.")
         .def_property_readonly(

@@ -1,6 +1,9 @@
 """Strokes built in Python, the seeded generator, and meshes and strokes written
 with the library's writers."""
 
+import json
+import warnings
+
 import numpy as np
 import pytest
 
@@ -83,6 +86,25 @@ def test_generated_case_is_seeded(tmp_path):
     a["stroke"].write_json(str(path))
     again = sculptflow.Stroke(str(path))
     np.testing.assert_array_equal(sculptflow.deform(start, again), sculptflow.deform(start, a["stroke"]))
+
+
+def test_what_the_reader_notices_is_a_user_warning(tmp_path):
+    path = tmp_path / "noted.json"
+    sculptflow.default_stroke().write_json(str(path))
+    text = json.loads(path.read_text())
+    del text["voxel_size"]
+    text["tools"][0]["poses"][1]["orientation"] = [1.005, 0, 0, 0]
+    path.write_text(json.dumps(text))
+    with pytest.warns(UserWarning) as caught:
+        stroke = sculptflow.Stroke(str(path))
+    messages = [str(w.message) for w in caught]
+    assert any("quaternion norm 1.005" in m and "normalised" in m for m in messages), messages
+    assert any("no voxel_size" in m for m in messages), messages
+    assert stroke.voxel_size == 1.0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # as the CLI's --strict
+        with pytest.raises(UserWarning, match="no voxel_size|quaternion"):
+            sculptflow.Stroke(str(path))
 
 
 @pytest.mark.parametrize("suffix", [".obj", ".ply", ".glb"])

@@ -215,6 +215,7 @@ MoveInputs loadMoveInputs(const MoveInputArgs& args) {
     StrokeReadOptions readOptions;
     if (args.voxelSize) readOptions.binVoxelSize = *args.voxelSize;
     if (!args.kind.empty()) readOptions.kindOverride = parseToolKind(args.kind);
+    readOptions.notes = &in.strokeNotes;
 
     if (args.strokePath.empty()) {
         in.stroke = defaultStroke();
@@ -260,7 +261,7 @@ MoveInputs loadMoveInputs(const MoveInputArgs& args) {
     const double toVoxels = 1.0 / in.stroke.voxelSize;
     in.voxels.reserve(in.mesh.positions.size());
     for (const glm::vec3& p : in.mesh.positions) in.voxels.push_back(glm::vec3(glm::dvec3(p) * toVoxels));
-    for (const std::string& w : in.stroke.warnings) in.warnings.push_back({"quaternion_normalised", w});
+    for (const std::string& w : in.strokeNotes.warnings) in.warnings.push_back({"quaternion_normalised", w});
     const std::vector<UnitWarning> units = unitWarnings(in, args.voxelSize.has_value());
     in.warnings.insert(in.warnings.end(), units.begin(), units.end());
     reportUnitWarnings(in.warnings, args.strict);

@@ -90,6 +90,7 @@ struct MoveRun {
 struct MoveInputs {
     Mesh mesh;                       // input units
     Stroke stroke;                   // with --symmetry / --symmetry-origin applied
+    StrokeReadNotes strokeNotes;     // what the stroke's reader noticed (none for the built-in)
     Move move;                       // voxels: the move-tool motion, mirrored copies included
     std::vector<glm::vec3> voxels;   // mesh positions in voxels
     std::string description;         // what was loaded, for the summary

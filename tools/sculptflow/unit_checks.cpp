@@ -62,7 +62,7 @@ bool meshInReach(const MoveInputs& in) {
 
 std::vector<UnitWarning> unitWarnings(const MoveInputs& in, bool voxelSizeOption) {
     std::vector<UnitWarning> warnings;
-    if (in.stroke.voxelSizeDefaulted && !voxelSizeOption)
+    if (in.strokeNotes.voxelSizeDefaulted && !voxelSizeOption)
         warnings.push_back({"no_voxel_size",
                             "the stroke gives no voxel_size, so 1 world unit per voxel is assumed and --tol " +
                                 std::string("counts world units; give voxel_size in the stroke or --voxel-size")});
