@@ -216,6 +216,27 @@ TEST_F(ShaderBindingsReload, TheSolverRefusesAChangedBindingAndKeepsItsPipelines
     EXPECT_EQ(translated(solver, start), doubled);
 }
 
+// A caller's own build (useShader, no ShaderReloader): it runs from the next run,
+// and words that are not SPIR-V are refused with the last build running on.
+TEST_F(ShaderBindingsReload, UseShaderRunsACallersBuildAndRefusesABadOne) {
+    test::ScratchDir dir;
+    test::exportShaders(dir.path());
+    test::edit(dir / "sculptflow/field.glsl", "return tools[i].translation + cross",
+               "return 2.0f * tools[i].translation + cross");
+    const CompiledShader doubling = compileShader(dir.path(), "deform.comp");
+    GpuSolver solver(context());
+    solver.setCompaction(false); // one pipeline to rebuild
+    const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}, {-10.0f, 5.0f, 0.0f}};
+    EXPECT_NEAR(translated(solver, start)[0].x - start[0].x, 30.0f, 1e-3f);
+    useShader(solver, doubling.spirv);
+    const std::vector<glm::vec3> doubled = translated(solver, start);
+    EXPECT_NEAR(doubled[0].x - start[0].x, 60.0f, 1e-3f);
+
+    const std::vector<uint32_t> notSpirv(k_deform_comp_spirv, k_deform_comp_spirv + 5);
+    EXPECT_THROW(useShader(solver, notSpirv), Error);
+    EXPECT_EQ(translated(solver, start), doubled);
+}
+
 // A copy of deform.comp exported from another version of the library may mean
 // something else by its passes (before version 2 the list's solve was pass 4):
 // a reload of it is refused by its interfaceVersion, and the last build runs on.
