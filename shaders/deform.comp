@@ -20,14 +20,6 @@ int toolKind(int i) {
     return int((toolKinds >> (2u * uint(i))) & 3u);
 }
 
-bool toolIsAffine(int i) {
-    return toolKind(i) == kToolAffine;
-}
-
-bool toolIsAffineFlow(int i) {
-    return toolKind(i) == kToolAffineFlow;
-}
-
 int toolShape(int i) {
     return int((toolShapes >> (2u * uint(i))) & 3u);
 }

@@ -52,8 +52,6 @@ struct Kernel {
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).
     int toolKind(int i) const { return tools[i].kind; }
-    bool toolIsAffine(int i) const { return toolKind(i) == kToolAffine; }
-    bool toolIsAffineFlow(int i) const { return toolKind(i) == kToolAffineFlow; }
     int toolShape(int i) const { return tools[i].shape; }
 
 #include "shaders/sculptflow/field.glsl"

@@ -31,13 +31,17 @@ float logarithmicNorm(vec3 x, float s, uint activeMask) {
     mat3 S = mat3(0.0f);
     for (int i = 0; i < toolCount; ++i) {
         vec3 R = toolOffset(i, x, s);
-        if (toolIsAffine(i)) {
+        switch (toolKind(i)) {
+        case kToolAffine:
             if ((activeMask & (1u << uint(i))) != 0u) S += tools[i].logScale * mat3(1.0f);
-        } else if (toolIsAffineFlow(i)) {
+            break;
+        case kToolAffineFlow: {
             float dist = length(R);
             S += (tools[i].logScale * falloffWeight(i, dist)) * mat3(1.0f);
             if (dist > 0.0f) S += symmetricOuter(affineVelocity(i, R), (falloffWeightSlope(i, dist) / dist) * R);
-        } else {
+            break;
+        }
+        default: { // kToolKelvinlet
             vec3 slope;
             vec3 c = kelvinletCoefficients(i, dot(R, R), slope);
             vec3 f = tools[i].grabLoad;
@@ -47,6 +51,8 @@ float logarithmicNorm(vec3 x, float s, uint activeMask) {
                - (tools[i].kelvinA * slope.z) * symmetricOuter(cross(tools[i].twistLoad, R), R)
                + (rf * slope.y + scale * slope.z) * outerProduct(R, R)
                + (rf * c.y + scale * c.z) * mat3(1.0f);
+            break;
+        }
         }
     }
     return largestEigenvalue(S);
@@ -79,7 +85,7 @@ float falloffSlopeWithin(int i, float dist, float reach) {
 float breakpointStretch(uint activeMask, float end, vec3 x, vec3 x0, float startError, float ends[SF_MAX_TOOLS]) {
     float stretch = 0.0f;
     for (int i = 0; i < toolCount; ++i) {
-        if (toolIsAffine(i) && (activeMask & (1u << uint(i))) != 0u && ends[i] <= end)
+        if (toolKind(i) == kToolAffine && (activeMask & (1u << uint(i))) != 0u && ends[i] <= end)
             stretch += length(affineVelocity(i, toolOffset(i, x, end)))
                      * falloffSlopeWithin(i, length(x0 - tools[i].origin), startError);
     }
