@@ -5,9 +5,7 @@
 #include <array>
 #include <bit>
 #include <cctype>
-#include <charconv>
 #include <cmath>
-#include <limits>
 #include <string>
 #include <string_view>
 
@@ -17,161 +15,25 @@
 #include <sculptflow/motion.hpp>
 #include "file_io.hpp"
 #include "kind_table.hpp"
+#include "stroke_checks.hpp"
 #include "text_scan.hpp"
 
 namespace sculptflow {
 namespace {
 
 using Json = nlohmann::json;
-
-// A stroke built in code must be unit to 1e-3 (validateStroke); a file may be off by
-// up to 1e-2 (float rounding in an exporter, a hand edit), and the readers then
-// normalise it with a warning in StrokeReadNotes::warnings rather than refuse it.
-constexpr double kQuaternionNormTolerance = 1e-3;
-constexpr double kReadQuaternionNormTolerance = 1e-2;
-constexpr double kMaxCompressibility = 0.5;
+using detail::checkStroke;
+using detail::FieldNaming;
+using detail::formatNumber;
+using detail::kReadQuaternionNormTolerance;
+using detail::normaliseOrientations;
+using detail::strokeError;
 
 // Recorded .bin layout (spec §5): header, 9 f32 per pose, then the tool's 5 fields.
 constexpr uint64_t kBinHeaderBytes = 8;
 constexpr uint64_t kBinPoseBytes = 36;
 constexpr uint64_t kBinTrailerBytes = 20;
 constexpr uint32_t kBinVersion = 0;
-
-// ---------------------------------------------------------------------------
-// Shared helpers
-
-[[noreturn]] void fail(const std::string& source, const std::string& what) {
-    throw Error(source + ": " + what);
-}
-
-// Shortest text that reads back as the same double, so messages show real differences.
-std::string formatNumber(double value) {
-    std::array<char, 32> buf{};
-    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value);
-    (void)ec; // 32 characters always suffice for a double
-    return std::string(buf.data(), end);
-}
-
-// ---------------------------------------------------------------------------
-// Validation
-
-// How field paths are spelled: JSON strokes say "tools[0].poses[3].time"; a .bin file
-// holds one tool, so its messages say "poses[3].time" and name the voxel-size option.
-struct FieldNaming {
-    bool indexTools = true;
-    std::string voxelSize = "voxel_size";
-    double quaternionTolerance = kQuaternionNormTolerance;
-    // Files (read or written) refuse inner_radius > outer_radius; a stroke built in
-    // code may have it (validateStroke), and the solver clamps it (spec §3.1).
-    bool innerWithinOuter = true;
-};
-
-bool allFinite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-bool allFinite(const glm::dquat& q) {
-    return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
-}
-
-void checkPose(const Pose& pose, const std::string& where, const std::string& source, double quaternionTolerance) {
-    if (!allFinite(pose.position)) fail(source, where + ".position: non-finite value");
-    if (!allFinite(pose.orientation)) fail(source, where + ".orientation: non-finite value");
-    const double norm = std::sqrt(glm::dot(pose.orientation, pose.orientation));
-    if (!(std::abs(norm - 1.0) <= quaternionTolerance)) {
-        fail(source, where + ".orientation: quaternion norm " + formatNumber(norm) + " is not within " +
-                         formatNumber(quaternionTolerance) + " of 1");
-    }
-    if (!std::isfinite(pose.scale) || pose.scale <= 0.0) {
-        fail(source, where + ".scale: must be finite and > 0, is " + formatNumber(pose.scale));
-    }
-    if (!std::isfinite(pose.time)) fail(source, where + ".time: non-finite value");
-}
-
-void checkTool(const ToolStroke& tool, const std::string& prefix, const std::string& source,
-               const FieldNaming& naming) {
-    const double quaternionTolerance = naming.quaternionTolerance;
-    const auto require = [&](bool ok, const char* field, const char* rule, double value) {
-        if (!ok) fail(source, prefix + field + ": must be " + rule + ", is " + formatNumber(value));
-    };
-    const double rIn = tool.innerRadius;
-    const double rOut = tool.outerRadius;
-    const double nu = tool.compressibility;
-    require(std::isfinite(rIn) && rIn >= 0.0, "inner_radius", "finite and >= 0", rIn);
-    require(std::isfinite(rOut) && rOut > 0.0, "outer_radius", "finite and > 0", rOut);
-    // The solver would clamp r_in below r_out (spec §3.1), but a stroke that says so
-    // is a mistake (swapped fields, other units), not a request.
-    if (naming.innerWithinOuter && rIn > rOut)
-        fail(source, prefix + "inner_radius: " + formatNumber(rIn) + " is larger than outer_radius " +
-                         formatNumber(rOut) + " (the inner radius is where an affine tool's full motion ends "
-                                              "and its falloff begins; a kelvinlet ignores it)");
-    require(std::isfinite(tool.stiffness) && tool.stiffness > 0.0, "stiffness", "finite and > 0",
-            tool.stiffness);
-    require(std::isfinite(nu) && nu >= 0.0 && nu <= kMaxCompressibility, "compressibility", "in [0, 0.5]",
-            nu);
-    const bool profiled = kindTraits(tool.kind).profiled;
-    if (!profiled && tool.profile != KelvinletProfile::BiScale)
-        fail(source, prefix + "profile: \"" + std::string(kelvinletProfileName(tool.profile)) +
-                         "\" is for a kelvinlet, not an " + std::string(toolKindName(tool.kind)) + " tool");
-    if (profiled && tool.falloff != Falloff::Smooth)
-        fail(source, prefix + "falloff: \"" + std::string(falloffName(tool.falloff)) +
-                         "\" is for an affine or affine-flow tool, not a kelvinlet");
-    if (tool.poses.size() < 2) {
-        fail(source, prefix + "poses: at least 2 poses needed, found " + std::to_string(tool.poses.size()));
-    }
-    for (size_t i = 0; i < tool.poses.size(); ++i) {
-        const std::string where = prefix + "poses[" + std::to_string(i) + "]";
-        checkPose(tool.poses[i], where, source, quaternionTolerance);
-        if (i > 0 && !(tool.poses[i].time > tool.poses[i - 1].time)) {
-            fail(source, where + ".time: times must increase strictly (" + formatNumber(tool.poses[i].time) +
-                             " after " + formatNumber(tool.poses[i - 1].time) + ")");
-        }
-    }
-}
-
-void checkStroke(const Stroke& stroke, const std::string& source, const FieldNaming& naming) {
-    if (!std::isfinite(stroke.voxelSize) || stroke.voxelSize <= 0.0) {
-        fail(source, naming.voxelSize + ": must be finite and > 0, is " + formatNumber(stroke.voxelSize));
-    }
-    if (stroke.tools.empty()) fail(source, "tools: at least one tool needed");
-    const uint32_t axes = stroke.symmetry.axes;
-    if (axes & ~uint32_t(kSymmetryX | kSymmetryY | kSymmetryZ))
-        fail(source, "symmetry.axes: bits other than x, y and z (" + std::to_string(axes) + ")");
-    if (!allFinite(stroke.symmetry.origin)) fail(source, "symmetry.origin: non-finite value");
-    if (mirroredToolCount(stroke.tools.size(), axes) > kMaxTools) {
-        fail(source, "tools: at most " + std::to_string(kMaxTools) + " tools supported with the mirrored copies, found " +
-                         std::to_string(stroke.tools.size()) +
-                         (axes ? " × " + std::to_string(mirroredToolCount(1, axes)) + " copies" : ""));
-    }
-    for (size_t t = 0; t < stroke.tools.size(); ++t) {
-        const std::string prefix = naming.indexTools ? "tools[" + std::to_string(t) + "]." : "";
-        checkTool(stroke.tools[t], prefix, source, naming);
-    }
-}
-
-// Readers normalise after validating (validateStroke only checks). Quaternions already
-// unit to within rounding are left as they are, so reading a written stroke gives back
-// exactly the same numbers.
-// One warning names the first pose off by more than kQuaternionNormTolerance and
-// how many there were.
-void normaliseOrientations(Stroke& stroke, const std::string& source, bool indexTools, StrokeReadNotes* notes) {
-    constexpr double kUnitSlack = 8 * std::numeric_limits<double>::epsilon();
-    size_t offUnit = 0;
-    std::string first;
-    for (size_t t = 0; t < stroke.tools.size(); ++t) {
-        for (size_t i = 0; i < stroke.tools[t].poses.size(); ++i) {
-            Pose& pose = stroke.tools[t].poses[i];
-            const double norm2 = glm::dot(pose.orientation, pose.orientation);
-            if (std::abs(std::sqrt(norm2) - 1.0) > kQuaternionNormTolerance && offUnit++ == 0)
-                first = (indexTools ? "tools[" + std::to_string(t) + "]." : std::string()) + "poses[" +
-                        std::to_string(i) + "].orientation: quaternion norm " + formatNumber(std::sqrt(norm2));
-            if (std::abs(norm2 - 1.0) > kUnitSlack) pose.orientation = pose.orientation / std::sqrt(norm2);
-        }
-    }
-    if (offUnit > 0 && notes)
-        notes->warnings.push_back(source + ": " + first + ", off unit length by over " +
-                                  formatNumber(kQuaternionNormTolerance) + ", normalised" +
-                                  (offUnit > 1 ? " (and " + std::to_string(offUnit - 1) + " more poses likewise)"
-                                               : std::string()));
-}
 
 // ---------------------------------------------------------------------------
 // JSON
@@ -201,7 +63,7 @@ private:
 
     [[noreturn]] void typeError(const std::string& where, const std::string& expected,
                                 const Json& found) const {
-        fail(source_, (where.empty() ? std::string("top level") : where) + ": expected " + expected +
+        strokeError(source_, (where.empty() ? std::string("top level") : where) + ": expected " + expected +
                           ", found " + found.type_name());
     }
 
@@ -213,7 +75,7 @@ private:
         for (const auto& item : value.items()) {
             if (std::find(allowed.begin(), allowed.end(), item.key()) == allowed.end()) {
                 const std::string near = detail::nearestName(item.key(), allowed);
-                fail(source_, join(where, item.key()) + ": unknown key" +
+                strokeError(source_, join(where, item.key()) + ": unknown key" +
                                   (near.empty() ? "" : " (did you mean \"" + near + "\"?)"));
             }
         }
@@ -221,7 +83,7 @@ private:
 
     const Json& requireKey(const Json& object, const std::string& where, std::string_view key) const {
         const auto it = object.find(key);
-        if (it == object.end()) fail(source_, join(where, key) + ": missing required key");
+        if (it == object.end()) strokeError(source_, join(where, key) + ": missing required key");
         return *it;
     }
 
@@ -246,7 +108,7 @@ private:
         const std::string field = join(where, key);
         if (!value.is_array() || value.size() != N ||
             !std::all_of(value.begin(), value.end(), [](const Json& v) { return v.is_number(); })) {
-            fail(source_, field + ": expected " + std::to_string(N) + " numbers");
+            strokeError(source_, field + ": expected " + std::to_string(N) + " numbers");
         }
         std::array<double, N> result{};
         for (size_t k = 0; k < N; ++k) result[k] = value[k].get<double>();
@@ -266,7 +128,7 @@ private:
         const std::string name = text(value, field);
         const std::optional<T> parsed = parseName(name);
         if (!parsed)
-            fail(source_, field + ": unknown " + std::string(key) + " \"" + name + "\" (expected " +
+            strokeError(source_, field + ": unknown " + std::string(key) + " \"" + name + "\" (expected " +
                               std::string(choices) + ")");
         return *parsed;
     }
@@ -278,13 +140,13 @@ private:
         const bool profiled = kindTraits(tool.kind).profiled;
         const std::string kindName(toolKindName(tool.kind));
         if (const auto it = object.find("profile"); it != object.end()) {
-            if (!profiled) fail(source_, join(where, "profile") + ": a profile is for a kelvinlet, not an " +
+            if (!profiled) strokeError(source_, join(where, "profile") + ": a profile is for a kelvinlet, not an " +
                                               kindName + " tool (use \"falloff\")");
             tool.profile = choice<KelvinletProfile>(*it, where, "profile", parseKelvinletProfile,
                                                     kKelvinletProfileChoices);
         }
         if (const auto it = object.find("falloff"); it != object.end()) {
-            if (profiled) fail(source_, join(where, "falloff") +
+            if (profiled) strokeError(source_, join(where, "falloff") +
                                          ": a falloff is for an affine or affine-flow tool, not a kelvinlet (use \"profile\")");
             tool.falloff = choice<Falloff>(*it, where, "falloff", parseFalloff, kFalloffChoices);
         }
@@ -298,7 +160,7 @@ private:
         const auto& text = axes.get_ref<const std::string&>();
         const std::optional<uint32_t> bits = parseSymmetryAxes(text);
         if (!bits)
-            fail(source_, "symmetry.axes: \"" + text + "\" is not a non-empty subset of \"xyz\" (each letter once)");
+            strokeError(source_, "symmetry.axes: \"" + text + "\" is not a non-empty subset of \"xyz\" (each letter once)");
         symmetry.axes = *bits;
         if (value.contains("origin")) {
             const auto c = numbers<3>(value, "symmetry", "origin");
@@ -425,7 +287,7 @@ Stroke parseStrokeJson(const std::string& text, const std::filesystem::path& pat
     try {
         root = Json::parse(text);
     } catch (const Json::exception& e) { // syntax errors, and numbers beyond double range
-        fail(source, std::string("invalid JSON: ") + e.what());
+        strokeError(source, std::string("invalid JSON: ") + e.what());
     }
     Stroke stroke = JsonStrokeParser(source).parse(root);
     checkStroke(stroke, source, FieldNaming{.quaternionTolerance = kReadQuaternionNormTolerance});
@@ -447,12 +309,12 @@ Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& pat
     const std::string source = path.string();
     const uint64_t size = bytes.size();
     if (size < kBinHeaderBytes) {
-        fail(source, "truncated: expected at least " + std::to_string(kBinHeaderBytes) +
+        strokeError(source, "truncated: expected at least " + std::to_string(kBinHeaderBytes) +
                          " header bytes, file has " + std::to_string(size));
     }
     const uint32_t version = loadU32(bytes, 0);
     if (version != kBinVersion) {
-        fail(source, "unsupported version " + std::to_string(version) + " (expected " +
+        strokeError(source, "unsupported version " + std::to_string(version) + " (expected " +
                          std::to_string(kBinVersion) + ")");
     }
     const uint32_t poseCount = loadU32(bytes, 4);
@@ -460,8 +322,8 @@ Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& pat
     const uint64_t expected = kBinHeaderBytes + kBinPoseBytes * poseCount + kBinTrailerBytes;
     const std::string sizes = "expected " + std::to_string(expected) + " bytes for " +
                               std::to_string(poseCount) + " poses, file has " + std::to_string(size);
-    if (size < expected) fail(source, "truncated: " + sizes);
-    if (size > expected) fail(source, std::to_string(size - expected) + " trailing bytes: " + sizes);
+    if (size < expected) strokeError(source, "truncated: " + sizes);
+    if (size > expected) strokeError(source, std::to_string(size - expected) + " trailing bytes: " + sizes);
 
     ToolStroke tool;
     tool.poses.resize(poseCount);
@@ -479,7 +341,7 @@ Stroke parseStrokeBin(const std::string& bytes, const std::filesystem::path& pat
     tool.outerRadius = loadF32(bytes, trailer + 4);
     const uint32_t elastic = loadU32(bytes, trailer + 8);
     if (elastic > 1) {
-        fail(source, "elastic flag " + std::to_string(elastic) + " is neither 0 (affine) nor 1 (kelvinlet)");
+        strokeError(source, "elastic flag " + std::to_string(elastic) + " is neither 0 (affine) nor 1 (kelvinlet)");
     }
     tool.kind = elastic == 1 ? ToolKind::Kelvinlet : ToolKind::Affine;
     tool.stiffness = loadF32(bytes, trailer + 12);
@@ -498,7 +360,7 @@ Stroke readStroke(const std::filesystem::path& path, const StrokeReadOptions& op
     const std::string ext = detail::lowerExtension(path);
     if (ext == ".bin") return readStrokeBin(path, options);
     if (ext != ".json") {
-        fail(path.string(),
+        strokeError(path.string(),
              "unknown stroke extension '" + path.extension().string() + "' (expected .json or .bin)");
     }
     return readStrokeJson(path, options);
