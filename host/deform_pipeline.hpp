@@ -36,10 +36,14 @@ static_assert(DeformVariant{}.method == kernel::kMethodBs32);
 
 // deform.comp's workgroup size and each lane's share of the cheap passes (mark
 // and scatter), fixed per device by chooseDeformSizing.
+// workgroupSize (local_size_x) and verticesPerLane (passes 1 and 3 over a range;
+// over sorted blocks, a quarter) are variant_options.glsl's per-device rows.
 struct DeformSizing {
-    uint32_t workgroupSize = 64;   // local_size_x (variant_options.glsl: SF_WORKGROUP_SIZE)
-    uint32_t verticesPerLane = 32; // passes 1 and 3 over a range; over sorted blocks, a quarter
-    uint32_t subgroupSize = 0;     // the device's, which chose the two above (0: unknown)
+    using uint = kernel::uint;
+#define SF_WORKGROUP_SIZE(hostName, id, value) uint hostName = value;
+#define SF_SIZING_OPTION(type, glslName, hostName, id, value) type hostName = value;
+#include "shaders/sculptflow/variant_options.glsl"
+    uint32_t subgroupSize = 0; // the device's, which chose the two above (0: unknown)
     // Vertices in a block of DeformScratch (a workgroup of the mark over sorted blocks).
     uint32_t blockVertices() const { return workgroupSize * (verticesPerLane >= 4 ? verticesPerLane / 4 : 1); }
 };

@@ -59,15 +59,17 @@ constexpr VkAccessFlags kShaderAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_
 } // namespace
 
 DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool mask) {
-    DeformVariant variant{kernel.solverMethod, kernel.solverMaxIterations, statistics, kernel.toolCount, 0u};
+    DeformVariant variant;
+    // The options the shared GLSL reads are Kernel members of the shader's names.
+#define SF_KERNEL_OPTION(type, glslName, hostName, id, value) variant.hostName = kernel.glslName;
+#include "shaders/sculptflow/variant_options.glsl"
+    variant.statistics = statistics;
+    variant.toolCount = kernel.toolCount;
     variant.mask = mask;
     for (int i = 0; i < kernel.toolCount; ++i) {
         variant.toolKinds |= uint32_t(kernel.toolKind(i) & 3) << (2 * i);
         variant.toolShapes |= uint32_t(kernel.toolShape(i) & 3) << (2 * i);
     }
-    variant.volumeChange = kernel.computeVolumeChange;
-    variant.verify = kernel.solverVerify;
-    variant.carryBound = kernel.carryBound;
     return variant;
 }
 

@@ -38,8 +38,7 @@ SF_SIZING_OPTION(uint, rangeVerticesPerLane, verticesPerLane, 12, 32u)
 
 // Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4),
 // and the tools' count and kinds, so that the common case (one Kelvinlet) carries no
-// dead code: llvmpipe runs both sides of every divergent branch. The rows keep
-// DeformVariant's member order, which deformVariant's initializer relies on.
+// dead code: llvmpipe runs both sides of every divergent branch.
 SF_KERNEL_OPTION(int, solverMethod, method, 0, 2) // kMethodBs32
 SF_KERNEL_OPTION(int, solverMaxIterations, maxIterations, 1, 64)
 SF_VARIANT_OPTION(bool, writeStatistics, statistics, 2, false)
