@@ -68,6 +68,9 @@ layout(push_constant) uniform Push {
     VertexLayout vertexLayout;
 };
 
+#include "sculptflow/field_common.glsl"
+#define SF_KIND_CODE
+#include "sculptflow/kinds.glsl"
 #include "sculptflow/field.glsl"
 #include "sculptflow/steppers.glsl"
 #include "sculptflow/controller.glsl"

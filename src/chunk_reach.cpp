@@ -20,7 +20,7 @@ double kelvinletTermSpeedBound(const kernel::Tool& t, double e) {
 }
 
 // sup |v| of Kelvinlet i, for its profile: the weighted terms one by one, or the
-// sharp profiles' termwise bound at ρ = 0 (field.glsl). An affine flow's speed is
+// sharp profiles' termwise bound at ρ = 0 (kinds/kelvinlet.glsl). An affine flow's speed is
 // at most an affine tool's within r_out, and 0 beyond, so displacementBound's
 // affine term covers it.
 double kelvinletPeakSpeed(const kernel::Kernel& kernel, int i) {

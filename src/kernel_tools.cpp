@@ -64,7 +64,7 @@ int kernelShape(const ToolMotion& m) {
 }
 
 // A Kelvinlet's radial coefficients A and φ at the tip (R = 0, u = ε²) for its
-// profile (field.glsl): the grab's value there is A·f and the twist's and scale's
+// profile (kinds/kelvinlet.glsl): the grab's value there is A·f and the twist's and scale's
 // gradients φ·(−aF) and φ·(2b₀ − a)·G, so the loads that make the tip follow the tool
 // are f = d/A, F = −W/(aφ), G = λ/((2b₀ − a)φ) (spec §3.2, §3.7).
 struct TipCoefficients {

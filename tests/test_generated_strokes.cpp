@@ -134,7 +134,7 @@ TEST(GeneratedStrokes, WithoutVerifyTheCalibrationBreaksOnAHardCase) {
 // vertex's start 60-300x. Its three terms summed in float were 1.2e-5 of the
 // tip speed off, an error the same in every pass, and the plain solve ended
 // 2-6 tol off at tol 0.03 and 0.01 (rk4dbl, tsit5) however small its steps. As a
-// divided difference (field.glsl) it holds the tolerance with half of it to spare.
+// divided difference (kinds/kelvinlet.glsl) it holds the tolerance with half of it to spare.
 TEST(GeneratedStrokes, TriScaleRoundingNoLongerFloorsThePlainSolve) {
     const GeneratedCase c = generateCase(985);
     ASSERT_EQ(c.family, "kelvinlet/tri-scale");

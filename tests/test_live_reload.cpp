@@ -41,8 +41,8 @@ TEST_F(LiveReloadTest, AnEditChangesTheNextFrameAndABrokenOneKeepsTheDragGoing) 
     EXPECT_LE(maxDistance(positions(), builtIn), 1e-3);
 
     // Mid-drag, the Kelvinlets' velocity halved: the next frame moves about half as far.
-    const auto field = dir / "sculptflow/field.glsl";
-    test::edit(field, "v += kelvinletVelocity(i, offset);", "v += 0.5f * kelvinletVelocity(i, offset);");
+    const auto kelvinlet = dir / "sculptflow/kinds/kelvinlet.glsl";
+    test::edit(kelvinlet, "v += kelvinletVelocity(i, offset);", "v += 0.5f * kelvinletVelocity(i, offset);");
     ASSERT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded) << reloader.lastReport().message;
     ASSERT_TRUE(live_->update(posesAt(10)));
     EXPECT_TRUE(frame().recorded);
@@ -51,11 +51,11 @@ TEST_F(LiveReloadTest, AnEditChangesTheNextFrameAndABrokenOneKeepsTheDragGoing) 
     EXPECT_LT(largestMove(), 0.7 * builtInMove);
 
     // A typo: reported by file and line, the halved shader keeps running.
-    test::edit(field, "vec3 kelvinletVelocity(int i, vec3 offset) {", "vec3 kelvinletVelocity(int i, vec3 offset) { oops");
+    test::edit(kelvinlet, "vec3 kelvinletVelocity(int i, vec3 offset) {", "vec3 kelvinletVelocity(int i, vec3 offset) { oops");
     const ReloadReport broken = reloader.poll();
     ASSERT_EQ(broken.status, ReloadReport::Status::Failed);
     ASSERT_FALSE(broken.diagnostics.empty());
-    EXPECT_EQ(broken.diagnostics[0].file.filename(), "field.glsl");
+    EXPECT_EQ(broken.diagnostics[0].file.filename(), "kelvinlet.glsl");
     EXPECT_GT(broken.diagnostics[0].line, 0);
     ASSERT_TRUE(live_->update(posesAt(10)));
     EXPECT_TRUE(frame().recorded) << live_->lastError();

@@ -93,7 +93,7 @@ TEST(KelvinletProfiles, SharpKernelsAreTheNumericalLaplacianOfTheRegularizedOnes
     }
 }
 
-// The shader's closed forms (field.glsl) against the double series of the ground
+// The shader's closed forms (kinds/kelvinlet.glsl) against the double series of the ground
 // truth, with the kernel's own float loads, for every profile. Tri-scale summed
 // term by term was 1.2e-5 of the tip speed off here: a field error shared by
 // every pass, which a flow that stretches its start 300× turns into 0.05 voxel.

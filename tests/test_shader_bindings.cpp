@@ -200,7 +200,7 @@ TEST_F(ShaderBindingsReload, TheSolverRefusesAChangedBindingAndKeepsItsPipelines
     ShaderReloader reloader(solver, dir.path());
     ASSERT_EQ(reloader.generation(), 1) << reloader.lastReport().message;
     // A real edit first (twice the affine velocity), so that keeping it shows.
-    test::edit(dir / "sculptflow/field.glsl", "return tools[i].translation + cross",
+    test::edit(dir / "sculptflow/field_common.glsl", "return tools[i].translation + cross",
                "return 2.0f * tools[i].translation + cross");
     ASSERT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded) << reloader.lastReport().message;
     const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}, {-10.0f, 5.0f, 0.0f}, {20.0f, 0.0f, -7.0f}};
@@ -221,7 +221,7 @@ TEST_F(ShaderBindingsReload, TheSolverRefusesAChangedBindingAndKeepsItsPipelines
 TEST_F(ShaderBindingsReload, UseShaderRunsACallersBuildAndRefusesABadOne) {
     test::ScratchDir dir;
     test::exportShaders(dir.path());
-    test::edit(dir / "sculptflow/field.glsl", "return tools[i].translation + cross",
+    test::edit(dir / "sculptflow/field_common.glsl", "return tools[i].translation + cross",
                "return 2.0f * tools[i].translation + cross");
     const CompiledShader doubling = compileShader(dir.path(), "deform.comp");
     GpuSolver solver(context());

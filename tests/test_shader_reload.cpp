@@ -48,8 +48,8 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
     for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 30.0f, 1e-3f);
 
     // An edit in an included file: the affine velocity doubles, so does the move.
-    const auto field = dir / "sculptflow/field.glsl";
-    test::edit(field, "return tools[i].translation + cross", "return 2.0f * tools[i].translation + cross");
+    const auto common = dir / "sculptflow/field_common.glsl";
+    test::edit(common, "return tools[i].translation + cross", "return 2.0f * tools[i].translation + cross");
     ReloadReport report = reloader.poll();
     ASSERT_EQ(report.status, ReloadReport::Status::Reloaded) << report.message;
     EXPECT_EQ(reloader.generation(), 2);
@@ -59,20 +59,20 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
     }
 
     // A syntax error: reported with its file and line; the running pipeline stays.
-    std::string text = test::readFile(field);
+    std::string text = test::readFile(common);
     int line = 1 + int(std::count(text.begin(), text.begin() + text.find("vec3 affineVelocity"), '\n'));
-    test::edit(field, "vec3 affineVelocity(int i, vec3 offset) {", "vec3 affineVelocity(int i, vec3 offset) { oops");
+    test::edit(common, "vec3 affineVelocity(int i, vec3 offset) {", "vec3 affineVelocity(int i, vec3 offset) { oops");
     report = reloader.poll();
     ASSERT_EQ(report.status, ReloadReport::Status::Failed);
     ASSERT_FALSE(report.diagnostics.empty());
-    EXPECT_EQ(report.diagnostics[0].file.filename(), "field.glsl");
+    EXPECT_EQ(report.diagnostics[0].file.filename(), "field_common.glsl");
     EXPECT_EQ(report.diagnostics[0].line, line);
     EXPECT_EQ(reloader.generation(), 2);
     for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 60.0f, 1e-3f);
 
     // The next good save recovers, with the original source.
-    test::edit(field, "vec3 affineVelocity(int i, vec3 offset) { oops", "vec3 affineVelocity(int i, vec3 offset) {");
-    test::edit(field, "return 2.0f * tools[i].translation + cross", "return tools[i].translation + cross");
+    test::edit(common, "vec3 affineVelocity(int i, vec3 offset) { oops", "vec3 affineVelocity(int i, vec3 offset) {");
+    test::edit(common, "return 2.0f * tools[i].translation + cross", "return tools[i].translation + cross");
     report = reloader.poll();
     ASSERT_EQ(report.status, ReloadReport::Status::Reloaded) << report.message;
     for (const glm::vec3& d : displacements(solver(), start)) EXPECT_NEAR(d.x, 30.0f, 1e-3f);
@@ -82,14 +82,14 @@ TEST_F(ShaderReload, RealEditTakesEffectAndBrokenEditChangesNothing) {
 TEST_F(ShaderReload, BrokenAtStartKeepsTheBuiltInShaderUntilFixed) {
     test::ScratchDir dir;
     test::exportShaders(dir.path());
-    const auto field = dir / "sculptflow/field.glsl";
-    test::edit(field, "vec3 toolOffset(", "vec3 toolOffset(oops ");
+    const auto common = dir / "sculptflow/field_common.glsl";
+    test::edit(common, "vec3 toolOffset(", "vec3 toolOffset(oops ");
     ShaderReloader reloader(solver(), dir.path());
     EXPECT_EQ(reloader.lastReport().status, ReloadReport::Status::Failed);
     EXPECT_EQ(reloader.generation(), 0);
     const std::vector<glm::vec3> start = {{1.0f, 2.0f, 3.0f}};
     EXPECT_NEAR(displacements(solver(), start)[0].x, 30.0f, 1e-3f); // still the built-in shader
-    test::edit(field, "vec3 toolOffset(oops ", "vec3 toolOffset(");
+    test::edit(common, "vec3 toolOffset(oops ", "vec3 toolOffset(");
     EXPECT_EQ(reloader.poll().status, ReloadReport::Status::Reloaded);
     EXPECT_EQ(reloader.generation(), 1);
 }

@@ -170,19 +170,19 @@ TEST(Viewer, ShaderEditsWhileDraggingTakeEffectAndABrokenOneKeepsTheDragGoing) {
     EXPECT_EQ(plain.shaderReloads, 1);
     EXPECT_TRUE(plain.shaderError.empty()) << plain.shaderError;
 
-    const std::filesystem::path field = shaders / "sculptflow/field.glsl";
+    const std::filesystem::path kelvinlet = shaders / "sculptflow/kinds/kelvinlet.glsl";
     options.beforeFrame = [&](uint64_t frame) {
         if (frame == 2)
-            edit(field, "v += kelvinletVelocity(i, offset);", "v += 0.5f * kelvinletVelocity(i, offset);");
+            edit(kelvinlet, "v += kelvinletVelocity(i, offset);", "v += 0.5f * kelvinletVelocity(i, offset);");
         if (frame == 3)
-            edit(field, "vec3 kelvinletVelocity(int i, vec3 offset) {", "vec3 kelvinletVelocity(int i, vec3 offset) { oops");
+            edit(kelvinlet, "vec3 kelvinletVelocity(int i, vec3 offset) {", "vec3 kelvinletVelocity(int i, vec3 offset) { oops");
     };
     const ViewerResult edited = runViewer(options);
     EXPECT_EQ(edited.validationMessages, 0);
     EXPECT_EQ(edited.frames, 5u);
     EXPECT_TRUE(edited.lastError.empty()) << edited.lastError;
     EXPECT_EQ(edited.shaderReloads, 2);
-    EXPECT_NE(edited.shaderError.find("field.glsl"), std::string::npos) << edited.shaderError;
+    EXPECT_NE(edited.shaderError.find("kelvinlet.glsl"), std::string::npos) << edited.shaderError;
 
     const cli::MoveInputs inputs = cli::loadMoveInputs(options.inputs);
     const double plainMove = maxDisplacement(inputs.voxels, plain.positions);

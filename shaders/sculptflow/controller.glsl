@@ -149,26 +149,12 @@ bool usesVertexStepLimit() {
 float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
     float rate = 0.0f;
     float travel = passHMax(pass);
-    bool flows = false;
-    for (int i = 0; i < toolCount; ++i) {
-        switch (toolKind(i)) {
-        case kToolAffine: break; // smooth in s
-        case kToolAffineFlow: flows = true; break;
-        default: { // kToolKelvinlet
-            vec3 R = toolOffset(i, x, s);
-            float eps = tools[i].outerRadius;
-            float relative = length(k1 - tools[i].translation);
-            rate += kelvinletGradient(i, R) + 3.0f * relative * inversesqrt(dot(R, R) + eps * eps);
-            float fieldLength = toolShape(i) == kProfileBiLaplacian ? kBiLaplacianFieldLength * eps : eps;
-            float reach = sqrt(dot(R, R) + fieldLength * fieldLength);
-            if (relative > 0.0f) travel = min(travel, pass.stepShare * settings.stepLimitTravel * reach / relative);
-            break;
-        }
-        }
-    }
+    bool atFloor = false;
+    for (int i = 0; i < toolCount; ++i)
+        SF_SWITCH_KIND(toolKind(i), StepLimit, (i, x, s, k1, pass.stepShare, rate, travel, atFloor))
     float floor = settings.stepLimitFloor * pass.stepShare;
     float limit = rate > 0.0f ? max(floor, pass.stepShare * settings.stepLimitScale / rate) : passHMax(pass);
-    if (flows) limit = floor;
+    if (atFloor) limit = floor;
     // The travel bound may ask for less than h_min, the step every attempt is
     // guaranteed (spec §4); a step at h_min that misses is flagged as any other.
     return min(max(min(limit, travel), settings.hMin), passHMax(pass));

@@ -17,43 +17,16 @@ float largestEigenvalue(mat3 S) {
     return mean + 2.0f * p * cos(acos(clamp(cosine, -1.0f, 1.0f)) / 3.0f);
 }
 
-// (a bᵀ + b aᵀ)/2.
-mat3 symmetricOuter(vec3 a, vec3 b) {
-    return 0.5f * (outerProduct(a, b) + outerProduct(b, a));
-}
-
 // μ of the summed field at x, s, with the truncated affine tools of activeMask.
 // A Kelvinlet's J from its radial coefficients c = (A, B, φ) and their slopes
-// (field.glsl): its symmetric part is (A'/ρ + B)·sym(f Rᵀ) − aφ'/ρ·sym((F×R) Rᵀ)
+// (kinds/kelvinlet.glsl): its symmetric part is (A'/ρ + B)·sym(f Rᵀ) − aφ'/ρ·sym((F×R) Rᵀ)
 // + ((R·f)B'/ρ + Gφ'/ρ)·R Rᵀ + ((R·f)B + Gφ)·I (the twist's aφF is skew). An affine
 // tool's is λI; an affine flow's w·λI + sym(u ∇wᵀ), u its affine field.
 float logarithmicNorm(vec3 x, float s, uint activeMask) {
     mat3 S = mat3(0.0f);
     for (int i = 0; i < toolCount; ++i) {
         vec3 R = toolOffset(i, x, s);
-        switch (toolKind(i)) {
-        case kToolAffine:
-            if ((activeMask & (1u << uint(i))) != 0u) S += tools[i].logScale * mat3(1.0f);
-            break;
-        case kToolAffineFlow: {
-            float dist = length(R);
-            S += (tools[i].logScale * falloffWeight(i, dist)) * mat3(1.0f);
-            if (dist > 0.0f) S += symmetricOuter(affineVelocity(i, R), (falloffWeightSlope(i, dist) / dist) * R);
-            break;
-        }
-        default: { // kToolKelvinlet
-            vec3 slope;
-            vec3 c = kelvinletCoefficients(i, dot(R, R), slope);
-            vec3 f = tools[i].grabLoad;
-            float rf = dot(R, f);
-            float scale = tools[i].kelvinScale * tools[i].scaleLoad;
-            S += (slope.x + c.y) * symmetricOuter(f, R)
-               - (tools[i].kelvinA * slope.z) * symmetricOuter(cross(tools[i].twistLoad, R), R)
-               + (rf * slope.y + scale * slope.z) * outerProduct(R, R)
-               + (rf * c.y + scale * c.z) * mat3(1.0f);
-            break;
-        }
-        }
+        SF_SWITCH_KIND(toolKind(i), AddSymmetricGradient, (i, R, activeMask, S))
     }
     return largestEigenvalue(S);
 }

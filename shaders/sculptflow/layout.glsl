@@ -2,7 +2,8 @@
 //
 // This file, like every file under shaders/sculptflow/, compiles both as GLSL and
 // as C++ (src/kernel.hpp includes it after `using namespace glm`). So: float
-// literals carry an `f`, parameters that are written use SF_OUT/SF_INOUT, and
+// literals carry an `f`, parameters that are written use SF_OUT/SF_INOUT, a
+// function the C++ build must inline is SF_INLINE, and
 // structs pair each vec3 with a scalar so that std140, std430 and C++ agree on
 // every offset (src/kernel.hpp checks them with static_assert). Constants live
 // here, not in the function files, which C++ includes inside a class.
@@ -10,6 +11,7 @@
 #ifndef __cplusplus
 #define SF_OUT(T) out T
 #define SF_INOUT(T) inout T
+#define SF_INLINE
 #endif
 
 // Two hands, each with its seven mirrored copies under xyz symmetry (spec §3.4):
@@ -85,7 +87,7 @@ const float kKelvinletSecondRadius = 1.1f;
 const float kKelvinletThirdRadius = 1.21f;
 const float kTriScaleSecondWeight = -2.21f / 1.21f;
 const float kTriScaleThirdWeight = 1.0f / 1.21f;
-// Tri-scale as a divided difference over t = ε² (field.glsl): t₁/t₀, t₂/t₀ and
+// Tri-scale as a divided difference over t = ε² (kinds/kelvinlet.glsl): t₁/t₀, t₂/t₀ and
 // its factor (t₁ − t₀)(t₂ − t₀) in units of t₀².
 const float kScaleSecondT = 1.21f;
 const float kScaleThirdT = 1.4641f;

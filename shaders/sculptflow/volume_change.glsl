@@ -11,24 +11,7 @@ float divergence(vec3 x, float s) {
     float div = 0.0f;
     for (int i = 0; i < toolCount; ++i) {
         vec3 R = toolOffset(i, x, s);
-        switch (toolKind(i)) {
-        case kToolAffine: break; // phase by phase (affinePhaseJacobian)
-        case kToolAffineFlow: {
-            float dist = length(R);
-            float radial = dist > 0.0f ? falloffWeightSlope(i, dist) * dot(R, affineVelocity(i, R)) / dist : 0.0f;
-            div += 3.0f * tools[i].logScale * falloffWeight(i, dist) + radial;
-            break;
-        }
-        default: { // kToolKelvinlet
-            float rr = dot(R, R);
-            vec3 slope;
-            vec3 c = kelvinletCoefficients(i, rr, slope);
-            float rf = dot(R, tools[i].grabLoad);
-            div += slope.x * rf + rf * (rr * slope.y + 4.0f * c.y)
-                 + tools[i].kelvinScale * tools[i].scaleLoad * (rr * slope.z + 3.0f * c.z);
-            break;
-        }
-        }
+        SF_SWITCH_KIND(toolKind(i), AddDivergence, (i, R, div))
     }
     return div;
 }

@@ -353,7 +353,7 @@ void runBench(const BenchArgs& args) {
                                            : "unknown",
                 peak.source.c_str());
     std::printf("CPU reference: %s, 1 and %u threads; FLOPs per evaluation: Kelvinlet %.0f, affine %.0f "
-                "(counted from field.glsl; see throughput.hpp)\n\n",
+                "(counted from the kinds' GLSL; see throughput.hpp)\n\n",
                 cpu.c_str(), allThreads, kKelvinletFlopsPerEvaluation, kAffineFlopsPerEvaluation);
 
     GpuTimingOptions timing;

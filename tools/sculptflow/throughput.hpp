@@ -30,7 +30,7 @@ enum class Backend { Gpu, CpuOne, CpuAll };
 std::string_view backendName(Backend backend); // "gpu", "cpu1", "cpuN"
 
 // FLOPs of one right-hand-side evaluation v(x, s) of one tool, counted by hand
-// from shaders/sculptflow/field.glsl as written: every add, subtract, multiply,
+// from shaders/sculptflow/field_common.glsl and kinds/*.glsl as written: every add, subtract, multiply,
 // divide and inversesqrt counts 1 (so a fused multiply-add counts 2, as device
 // peaks count it); negation, loads and compares count 0; per-tool constant
 // subexpressions (a − b, 0.5·a, 1.1·ε) are counted where they are written, since

@@ -1,0 +1,76 @@
+// What the tool kinds' code shares (kinds/*.glsl): a tool's offset R and the
+// distance to its tip's path, the affine field and the falloffs of both affine
+// kinds, and the symmetric outer product of their Jacobians.
+//
+// Reads the globals `tools[]` and `toolShape(i)`: members of the C++ Kernel, or in
+// a shader a uniform block and a function of a specialization constant. Needs
+// layout.glsl; the kinds' code (kinds.glsl, SF_KIND_CODE) follows it.
+
+// R = x − o(s), computed relative to p_A so that large coordinates lose nothing.
+vec3 toolOffset(int i, vec3 x, float s) {
+    return (x - tools[i].origin) - s * tools[i].translation;
+}
+
+// Distance from x0 to the tool tip's path {o(s) : s ∈ [0, 1]}.
+float distanceToToolPath(int i, vec3 x0) {
+    vec3 d = tools[i].translation;
+    vec3 rel = x0 - tools[i].origin;
+    float dd = dot(d, d);
+    float s = dd > 0.0f ? clamp(dot(rel, d) / dd, 0.0f, 1.0f) : 0.0f;
+    return length(rel - s * d);
+}
+
+// Affine deformer: v = d + (W + λI)·R, with W·y = r × y.
+vec3 affineVelocity(int i, vec3 offset) {
+    return tools[i].translation + cross(tools[i].rotation, offset) + tools[i].logScale * offset;
+}
+
+// Falloff profile w(u) of an affine kind (spec §3.6), u ∈ [0, 1].
+float falloffProfile(int falloff, float u) {
+    if (falloff == kFalloffSmoother) return u * u * u * (u * (6.0f * u - 15.0f) + 10.0f);
+    if (falloff == kFalloffLinear) return u;
+    if (falloff == kFalloffSharp) return u * u;
+    return u * u * (3.0f - 2.0f * u);
+}
+
+// dw/du of falloffProfile.
+float falloffProfileSlope(int falloff, float u) {
+    if (falloff == kFalloffSmoother) return 30.0f * u * u * (u - 1.0f) * (u - 1.0f);
+    if (falloff == kFalloffLinear) return 1.0f;
+    if (falloff == kFalloffSharp) return 2.0f * u;
+    return 6.0f * u * (1.0f - u);
+}
+
+// dw/d(dist) of falloffWeight: 0 outside the shell (r_in, r_out).
+float falloffWeightSlope(int i, float dist) {
+    float rIn = tools[i].innerRadius;
+    float width = tools[i].outerRadius - rIn;
+    if (!(width > 0.0f) || !(dist > rIn) || !(dist < tools[i].outerRadius)) return 0.0f;
+    return -falloffProfileSlope(toolShape(i), 1.0f - (dist - rIn) / width) / width;
+}
+
+// The kinks of tool i's falloff, where dw/d(dist) jumps: (r_in, its jump, r_out,
+// its jump). A linear falloff's slope jumps by 1/width at both radii, a sharp one's
+// (u²) by 2/width at r_in; the smooth falloffs have none (jumps of 0).
+vec4 falloffKinks(int i) {
+    int falloff = toolShape(i);
+    float rIn = tools[i].innerRadius;
+    float rOut = tools[i].outerRadius;
+    float width = rOut - rIn;
+    if ((falloff != kFalloffLinear && falloff != kFalloffSharp) || !(width > 0.0f)) return vec4(rIn, 0.0f, rOut, 0.0f);
+    return vec4(rIn, (falloff == kFalloffSharp ? 2.0f : 1.0f) / width, rOut, falloff == kFalloffLinear ? 1.0f / width : 0.0f);
+}
+
+// The falloff of affine tool i at distance dist from its centre: 1 inside r_in, 0
+// outside r_out (spec §3.1); a step at r_out when r_in = r_out.
+float falloffWeight(int i, float dist) {
+    float rIn = tools[i].innerRadius;
+    float width = tools[i].outerRadius - rIn;
+    if (!(width > 0.0f)) return dist <= rIn ? 1.0f : 0.0f;
+    return falloffProfile(toolShape(i), 1.0f - clamp((dist - rIn) / width, 0.0f, 1.0f));
+}
+
+// (a bᵀ + b aᵀ)/2.
+mat3 symmetricOuter(vec3 a, vec3 b) {
+    return 0.5f * (outerProduct(a, b) + outerProduct(b, a));
+}

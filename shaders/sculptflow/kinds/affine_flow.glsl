@@ -1,0 +1,43 @@
+// The fold-free affine flow (spec §3.6): the affine field weighted by the falloff
+// about the moving tip, acting until s = 1 and zero beyond r_out of the tip. Its
+// part in each concern (kinds.glsl). Needs field_common.glsl.
+
+vec3 affineFlowVelocity(int i, vec3 offset) {
+    return falloffWeight(i, length(offset)) * affineVelocity(i, offset);
+}
+
+SF_INLINE void affineFlowAddVelocity(int i, vec3 offset, uint, SF_INOUT(vec3) v) {
+    v += affineFlowVelocity(i, offset);
+}
+
+// Within the δ-ball about x0 it adds nothing when the distance to the tip's path,
+// less δ, is at least r_out.
+SF_INLINE void affineFlowReach(int i, vec3 x0, float delta, SF_INOUT(bool) reached, SF_INOUT(float)) {
+    reached = reached || distanceToToolPath(i, x0) - delta < tools[i].outerRadius;
+}
+
+SF_INLINE void affineFlowSphereReach(int i, vec3 centre, float radius, float delta, SF_INOUT(bool) reached,
+                                     SF_INOUT(float)) {
+    float dist = distanceToToolPath(i, centre);
+    reached = reached || dist * 0.9999f - radius * 1.0001f - 1.0e-4f - delta <= tools[i].outerRadius;
+}
+
+// Its field changes as the falloff shell passes, which the move's step limit
+// already resolves (toolStepLimit): no vertex steps past that floor.
+SF_INLINE void affineFlowStepLimit(int, vec3, float, vec3, float, SF_INOUT(float), SF_INOUT(float), SF_INOUT(bool) atFloor) {
+    atFloor = true;
+}
+
+// div v = w·3λ + w'(|R|)·(R·v)/|R|, v its affine field.
+SF_INLINE void affineFlowAddDivergence(int i, vec3 R, SF_INOUT(float) div) {
+    float dist = length(R);
+    float radial = dist > 0.0f ? falloffWeightSlope(i, dist) * dot(R, affineVelocity(i, R)) / dist : 0.0f;
+    div += 3.0f * tools[i].logScale * falloffWeight(i, dist) + radial;
+}
+
+// (J + Jᵀ)/2 = w·λI + sym(v ∇wᵀ), v its affine field (its skew(r) drops out).
+SF_INLINE void affineFlowAddSymmetricGradient(int i, vec3 R, uint, SF_INOUT(mat3) S) {
+    float dist = length(R);
+    S += (tools[i].logScale * falloffWeight(i, dist)) * mat3(1.0f);
+    if (dist > 0.0f) S += symmetricOuter(affineVelocity(i, R), (falloffWeightSlope(i, dist) / dist) * R);
+}
