@@ -20,8 +20,8 @@ using uint = glm::uint;
 #define SF_OUT(T) T&
 #define SF_INOUT(T) T&
 // Each kind's part in a concern (kinds/*.glsl), so that the loop over the tools
-// keeps it inline, as when it was written there: not inlined, the CPU reference
-// ran 3-6% slower (the GPU's compilers inline every call).
+// keeps it inline, as when it was written there: GCC left it out of line, and the
+// CPU reference ran slower (docs/performance.md). The GPU's compilers inline every call.
 #define SF_INLINE __attribute__((always_inline)) inline
 #include "shaders/sculptflow/layout.glsl"
 #include "shaders/sculptflow/methods.glsl"

@@ -17,11 +17,9 @@ float largestEigenvalue(mat3 S) {
     return mean + 2.0f * p * cos(acos(clamp(cosine, -1.0f, 1.0f)) / 3.0f);
 }
 
-// μ of the summed field at x, s, with the truncated affine tools of activeMask.
-// A Kelvinlet's J from its radial coefficients c = (A, B, φ) and their slopes
-// (kinds/kelvinlet.glsl): its symmetric part is (A'/ρ + B)·sym(f Rᵀ) − aφ'/ρ·sym((F×R) Rᵀ)
-// + ((R·f)B'/ρ + Gφ'/ρ)·R Rᵀ + ((R·f)B + Gφ)·I (the twist's aφF is skew). An affine
-// tool's is λI; an affine flow's w·λI + sym(u ∇wᵀ), u its affine field.
+// μ of the summed field at x, s, with the truncated affine tools of activeMask:
+// λmax of the sum of each tool's (J + Jᵀ)/2, which its kind gives in closed form
+// (kinds/*.glsl, AddSymmetricGradient).
 float logarithmicNorm(vec3 x, float s, uint activeMask) {
     mat3 S = mat3(0.0f);
     for (int i = 0; i < toolCount; ++i) {

@@ -4,9 +4,8 @@
 // Needs field.glsl.
 
 // div v at x of every tool but the truncated affine ones (whose volume change
-// integrate.glsl takes phase by phase): analytic for each field. A Kelvinlet's
-// div is (A'/ρ)(R·f) + (R·f)(ρ²B'/ρ + 4B) + (2b₀ − a)G(ρ²φ'/ρ + 3φ) (its twist is
-// divergence-free); an affine flow's w·3λ + w'(|R|)·(R·v)/|R|.
+// integrate.glsl takes phase by phase): analytic for each kind (kinds/*.glsl,
+// AddDivergence).
 float divergence(vec3 x, float s) {
     float div = 0.0f;
     for (int i = 0; i < toolCount; ++i) {
