@@ -21,7 +21,8 @@ const int kToolAffine = 1;     // time truncated at the falloff (spec §3.1)
 const int kToolAffineFlow = 2; // falloff in the field (spec §3.6)
 const int kToolKindCount = 3;
 
-// Each kind's code defines one function per concern, named by its row's prefix:
+// Each kind's code defines one function per concern, named by its row's prefix
+// and marked SF_INLINE (the C++ build keeps it in the concern's loop):
 //   <prefix>AddVelocity(i, R, activeMask, inout v)      its velocity at offset R (field.glsl)
 //   <prefix>Reach(i, x0, δ, inout reached, inout speedSum) outOfReach (field.glsl)
 //   <prefix>SphereReach(i, centre, radius, δ, same)     sphereInReach (field.glsl)
