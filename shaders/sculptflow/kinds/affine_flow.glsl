@@ -24,7 +24,8 @@ SF_INLINE void affineFlowSphereReach(int i, vec3 centre, float radius, float del
 
 // Its field changes as the falloff shell passes, which the move's step limit
 // already resolves (toolStepLimit): no vertex steps past that floor.
-SF_INLINE void affineFlowStepLimit(int, vec3, float, vec3, float, SF_INOUT(float), SF_INOUT(float), SF_INOUT(bool) atFloor) {
+SF_INLINE void affineFlowStepLimit(int, vec3, float, vec3, float, SF_INOUT(float), SF_INOUT(float),
+                                   SF_INOUT(bool) atFloor) {
     atFloor = true;
 }
 
