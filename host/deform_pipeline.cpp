@@ -139,7 +139,7 @@ VkPipeline DeformPipelines::build(const Modules& modules, const DeformVariant& v
         entries.push_back({id, uint32_t(sizeof(uint32_t) * words.size()), sizeof(uint32_t)});
         words.push_back(uint32_t(value));
     };
-#define SF_VARIANT_OPTION(type, glslName, hostName, id, value) add(id, variant.hostName);
+#define SF_VARIANT_OPTION(type, glslName, hostName, id, value, readBy) add(id, variant.hostName);
 #define SF_SIZING_OPTION(type, glslName, hostName, id, value) add(id, sizing_.hostName);
 #define SF_WORKGROUP_SIZE(hostName, id, value) add(id, sizing_.hostName);
 #include "shaders/sculptflow/variant_options.glsl"

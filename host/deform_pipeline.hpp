@@ -28,7 +28,7 @@ static_assert(sizeof(DeformPushConstants) == 80 && offsetof(DeformPushConstants,
 // interfaceVersion is no member: the source fixes it (kDeformInterfaceVersion).
 struct DeformVariant {
     using uint = kernel::uint; // the rows' GLSL type names
-#define SF_VARIANT_OPTION(type, glslName, hostName, id, value) type hostName = value;
+#define SF_VARIANT_OPTION(type, glslName, hostName, id, value, readBy) type hostName = value;
 #include "shaders/sculptflow/variant_options.glsl"
     auto operator<=>(const DeformVariant&) const = default;
 };

@@ -26,28 +26,18 @@ uint32_t blockCount(uint32_t vertexCount, uint32_t blockVertices) {
 
 VkDeviceSize listBytes(uint32_t vertexCount) { return std::max<VkDeviceSize>(4 * VkDeviceSize(vertexCount), 16); }
 
-// The pipeline of one pass: the passes that do not integrate ignore the method and
-// verify, the scan and scatter the tools too, so kernels share them; and the list's
-// solve runs the range's pipeline, so a new method or set of tools builds one solve.
+// The pipeline of one pass: an option the pass does not read (its row's readBy
+// column, variant_options.glsl) takes its default, so kernels that differ only
+// there share the pass's pipeline; and the list's solve runs the range's
+// pipeline, so a new method or set of tools builds one solve.
 DeformVariant passVariant(DeformVariant variant, int pass, bool sortedBlocks) {
     variant.pass = pass == kDeformPassSolveList ? kDeformPassSolveRange : pass;
-    variant.sortedBlocks = sortedBlocks && (pass == kDeformPassMark || pass == kDeformPassBlocks);
-    if (variant.pass != kDeformPassSolveRange) {
-        variant.method = DeformVariant{}.method;
-        variant.maxIterations = DeformVariant{}.maxIterations;
-        variant.verify = false;
-        variant.carryBound = false;
-    }
-    if (pass == kDeformPassScan || pass == kDeformPassScatter) {
-        variant.toolCount = 1;
-        variant.toolKinds = 0;
-        variant.toolShapes = 0;
-    }
-    if (pass == kDeformPassScan || pass == kDeformPassRestore || pass == kDeformPassScatter) {
-        variant.statistics = false;
-        variant.volumeChange = false;
-    }
-    if (pass == kDeformPassScan || pass == kDeformPassScatter || pass == kDeformPassBlocks) variant.mask = false;
+    variant.sortedBlocks = sortedBlocks;
+    const DeformVariant defaults;
+    const int passBit = 1 << variant.pass;
+#define SF_VARIANT_OPTION(type, glslName, hostName, id, value, readBy) \
+    if (((readBy) & passBit) == 0) variant.hostName = defaults.hostName;
+#include "shaders/sculptflow/variant_options.glsl"
     return variant;
 }
 
@@ -61,7 +51,7 @@ constexpr VkAccessFlags kShaderAccesses = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_
 DeformVariant deformVariant(const kernel::Kernel& kernel, bool statistics, bool mask) {
     DeformVariant variant;
     // The options the shared GLSL reads are Kernel members of the shader's names.
-#define SF_KERNEL_OPTION(type, glslName, hostName, id, value) variant.hostName = kernel.glslName;
+#define SF_KERNEL_OPTION(type, glslName, hostName, id, value, readBy) variant.hostName = kernel.glslName;
 #include "shaders/sculptflow/variant_options.glsl"
     variant.statistics = statistics;
     variant.toolCount = kernel.toolCount;

@@ -5,7 +5,7 @@
 
 // The specialization constants, one row each in variant_options.glsl (with what
 // each means), and the passes that `pass` names.
-#define SF_VARIANT_OPTION(type, name, hostName, id, value) layout(constant_id = id) const type name = value;
+#define SF_VARIANT_OPTION(type, name, hostName, id, value, readBy) layout(constant_id = id) const type name = value;
 #define SF_SIZING_OPTION(type, name, hostName, id, value) layout(constant_id = id) const type name = value;
 #define SF_WORKGROUP_SIZE(hostName, id, value) layout(local_size_x = value, local_size_x_id = id) in;
 #define SF_INTERFACE_VERSION(name, id, version) layout(constant_id = id) const int name = version;

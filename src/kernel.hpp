@@ -51,7 +51,7 @@ struct Kernel {
     SolverSettings settings{};
     // The pipeline's specialization constants that the shared GLSL reads
     // (variant_options.glsl's SF_KERNEL_OPTION rows), named as there.
-#define SF_KERNEL_OPTION(type, glslName, hostName, id, value) type glslName = value;
+#define SF_KERNEL_OPTION(type, glslName, hostName, id, value, readBy) type glslName = value;
 #include "shaders/sculptflow/variant_options.glsl"
 
     // The shader reads the kinds and shapes from specialization constants instead (deform.comp).

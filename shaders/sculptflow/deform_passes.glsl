@@ -20,3 +20,10 @@ const int kDeformPassSolveList = 4;
 const int kDeformPassRestore = 5;
 // List the vertex blocks that the mark visits, with their dispatch arguments.
 const int kDeformPassBlocks = 6;
+
+// A set of passes, a bit each: variant_options.glsl's readBy column. The list's
+// solve runs the range's pipeline, so its bit is never asked for.
+#define SF_PASS_BIT(name) (1 << kDeformPass##name)
+const int kEveryPass = 0x7f;
+// The passes that read the tools: all but the scan and the scatter, which move counts and indices.
+const int kPassesWithTools = SF_PASS_BIT(SolveRange) | SF_PASS_BIT(Mark) | SF_PASS_BIT(Restore) | SF_PASS_BIT(Blocks);

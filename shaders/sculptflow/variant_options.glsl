@@ -5,8 +5,10 @@
 //
 // An includer defines the row kinds it reads and leaves the others empty; this
 // file undefines them all at its end, so it can be included again.
-//   SF_VARIANT_OPTION(type, glslName, hostName, constantId, defaultValue):
-//     fixed per pipeline: deform.comp's glslName, DeformVariant::hostName.
+//   SF_VARIANT_OPTION(type, glslName, hostName, constantId, defaultValue, readBy):
+//     fixed per pipeline: deform.comp's glslName, DeformVariant::hostName. readBy:
+//     the passes that read it (SF_PASS_BIT, deform_passes.glsl); every other
+//     pass's pipeline gets defaultValue, so one pipeline serves all its runs.
 //   SF_KERNEL_OPTION(same): a variant option that the shared GLSL reads, so also
 //     a member glslName of Kernel; an includer without it reads it as SF_VARIANT_OPTION.
 //   SF_SIZING_OPTION(same): fixed per device: DeformSizing::hostName.
@@ -16,10 +18,10 @@
 // free from 16 on, and 8 (the kinds' bitmasks freed it).
 
 #ifndef SF_VARIANT_OPTION
-#define SF_VARIANT_OPTION(type, glslName, hostName, constantId, defaultValue)
+#define SF_VARIANT_OPTION(type, glslName, hostName, constantId, defaultValue, readBy)
 #endif
 #ifndef SF_KERNEL_OPTION
-#define SF_KERNEL_OPTION(type, name, hostName, id, value) SF_VARIANT_OPTION(type, name, hostName, id, value)
+#define SF_KERNEL_OPTION(type, name, hostName, id, value, readBy) SF_VARIANT_OPTION(type, name, hostName, id, value, readBy)
 #endif
 #ifndef SF_SIZING_OPTION
 #define SF_SIZING_OPTION(type, glslName, hostName, constantId, defaultValue)
@@ -39,35 +41,37 @@ SF_SIZING_OPTION(uint, rangeVerticesPerLane, verticesPerLane, 12, 32u)
 // Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4),
 // and the tools' count and kinds, so that the common case (one Kelvinlet) carries no
 // dead code: llvmpipe runs both sides of every divergent branch.
-SF_KERNEL_OPTION(int, solverMethod, method, 0, 2) // kMethodBs32
-SF_KERNEL_OPTION(int, solverMaxIterations, maxIterations, 1, 64)
-SF_VARIANT_OPTION(bool, writeStatistics, statistics, 2, false)
+SF_KERNEL_OPTION(int, solverMethod, method, 0, 2, SF_PASS_BIT(SolveRange)) // kMethodBs32
+SF_KERNEL_OPTION(int, solverMaxIterations, maxIterations, 1, 64, SF_PASS_BIT(SolveRange))
+SF_VARIANT_OPTION(bool, writeStatistics, statistics, 2, false,
+                  SF_PASS_BIT(SolveRange) | SF_PASS_BIT(Mark) | SF_PASS_BIT(Blocks))
 // The CPU reference counts its tools at run time (Kernel::toolCount).
-SF_VARIANT_OPTION(int, toolCount, toolCount, 3, 1)
+SF_VARIANT_OPTION(int, toolCount, toolCount, 3, 1, kPassesWithTools)
 // Bits 2i, 2i+1: tools[i].kind (kTool*, kinds.glsl), so that each kind's code folds away.
-SF_VARIANT_OPTION(uint, toolKinds, toolKinds, 4, 0u)
+SF_VARIANT_OPTION(uint, toolKinds, toolKinds, 4, 0u, kPassesWithTools)
 // Bits 2i, 2i+1: tools[i].shape, the Kelvinlet profile or the falloff, so that each
 // tool's shape folds away too.
-SF_VARIANT_OPTION(uint, toolShapes, toolShapes, 9, 0u)
+SF_VARIANT_OPTION(uint, toolShapes, toolShapes, 9, 0u, kPassesWithTools)
 // Which pass this pipeline runs: kDeformPass* (deform_passes.glsl), recorded by
 // host/deform_recorder.cpp.
-SF_VARIANT_OPTION(int, pass, pass, 5, 0)
+SF_VARIANT_OPTION(int, pass, pass, 5, 0, kEveryPass)
 // Pass 1 walks the blocks that pass 6 listed, a workgroup a block: the mesh's
 // vertices in the order of binding 7 (blocks of kBlockVertices, Morton order), each
 // block with a bounding sphere in binding 8. Pass 6 lists only the blocks in reach,
 // unless statistics are written: culled vertices are written only then (the
 // caller keeps the output equal to the input elsewhere, with pass 5).
-SF_VARIANT_OPTION(bool, sortedBlocks, sortedBlocks, 6, false)
+SF_VARIANT_OPTION(bool, sortedBlocks, sortedBlocks, 6, false, SF_PASS_BIT(Mark) | SF_PASS_BIT(Blocks))
 // Binding 9 holds a mask value per vertex (spec §3.5): passes 0, 1, 4 and 5 read it.
-SF_VARIANT_OPTION(bool, hasMask, mask, 7, false)
+SF_VARIANT_OPTION(bool, hasMask, mask, 7, false, SF_PASS_BIT(SolveRange) | SF_PASS_BIT(Mark) | SF_PASS_BIT(Restore))
 // Binding 10 gets each vertex's volume change J (a debug output, with writeStatistics;
 // VertexResult::volumeChange).
-SF_KERNEL_OPTION(bool, computeVolumeChange, volumeChange, 10, false)
+SF_KERNEL_OPTION(bool, computeVolumeChange, volumeChange, 10, false,
+                 SF_PASS_BIT(SolveRange) | SF_PASS_BIT(Mark) | SF_PASS_BIT(Blocks))
 // A checking pass per vertex (integrate.glsl).
-SF_KERNEL_OPTION(bool, solverVerify, verify, 13, false)
+SF_KERNEL_OPTION(bool, solverVerify, verify, 13, false, SF_PASS_BIT(SolveRange))
 // Binding 11 holds each vertex's error bound, read and replaced (continuous mode:
 // integrateVertex's `carried`, from one segment's dispatch to the next; makeSegmentKernel).
-SF_KERNEL_OPTION(bool, carryBound, carryBound, 15, false)
+SF_KERNEL_OPTION(bool, carryBound, carryBound, 15, false, SF_PASS_BIT(SolveRange))
 
 // What the host and deform.comp mean by their pushes and passes (kDeformInterfaceVersion,
 // host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
