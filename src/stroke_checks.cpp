@@ -8,6 +8,7 @@
 
 #include <sculptflow/error.hpp>
 #include <sculptflow/motion.hpp>
+#include "finite.hpp"
 #include "kind_table.hpp"
 
 namespace sculptflow::detail {
@@ -27,15 +28,9 @@ namespace {
 
 constexpr double kMaxCompressibility = 0.5;
 
-bool allFinite(const glm::dvec3& v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
-
-bool allFinite(const glm::dquat& q) {
-    return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
-}
-
 void checkPose(const Pose& pose, const std::string& where, const std::string& source, double quaternionTolerance) {
-    if (!allFinite(pose.position)) strokeError(source, where + ".position: non-finite value");
-    if (!allFinite(pose.orientation)) strokeError(source, where + ".orientation: non-finite value");
+    if (!isFinite(pose.position)) strokeError(source, where + ".position: non-finite value");
+    if (!isFinite(pose.orientation)) strokeError(source, where + ".orientation: non-finite value");
     const double norm = std::sqrt(glm::dot(pose.orientation, pose.orientation));
     if (!(std::abs(norm - 1.0) <= quaternionTolerance)) {
         strokeError(source, where + ".orientation: quaternion norm " + formatNumber(norm) + " is not within " +
@@ -98,7 +93,7 @@ void checkStroke(const Stroke& stroke, const std::string& source, const FieldNam
     const uint32_t axes = stroke.symmetry.axes;
     if (axes & ~uint32_t(kSymmetryX | kSymmetryY | kSymmetryZ))
         strokeError(source, "symmetry.axes: bits other than x, y and z (" + std::to_string(axes) + ")");
-    if (!allFinite(stroke.symmetry.origin)) strokeError(source, "symmetry.origin: non-finite value");
+    if (!isFinite(stroke.symmetry.origin)) strokeError(source, "symmetry.origin: non-finite value");
     if (mirroredToolCount(stroke.tools.size(), axes) > kMaxTools) {
         strokeError(source, "tools: at most " + std::to_string(kMaxTools) + " tools supported with the mirrored copies, found " +
                          std::to_string(stroke.tools.size()) +
