@@ -8,7 +8,7 @@
 // frames, cancels one drag and keeps an undo copy of a committed one.
 // It runs twice: under the layers, then without them, where record() is counted
 // too (the layers allocate inside the vkCmd* calls it makes). Counted from the
-// first grab on: operator new inside update(), record() and submitted(), the
+// first grab on: operator new on the engine thread inside update(), record() and submitted(), the
 // library's VkAllocationCallbacks, and vkCreateComputePipelines (through the
 // vkGetInstanceProcAddr it hands the library). Prints one line; exits non-zero on
 // any layer message, a wrong byte, an allocation or a pipeline created.
@@ -30,7 +30,9 @@
 
 namespace {
 
-std::atomic<long> gNews{0};          // operator new calls
+// operator new calls on this thread: the frame's calls are the engine thread's, and the
+// driver's and the layers' own threads (llvmpipe, validation) allocate on their own schedule.
+thread_local long tNews = 0;
 std::atomic<long> gVkAllocations{0}; // through the VkAllocationCallbacks the library is given
 std::atomic<long> gPipelines{0};     // vkCreateComputePipelines calls
 PFN_vkCreateComputePipelines gCreateComputePipelines = nullptr;
@@ -88,7 +90,7 @@ const VkAllocationCallbacks kCountedCallbacks{nullptr, countedAllocation, counte
 } // namespace
 
 void* operator new(size_t size) {
-    ++gNews;
+    ++tNews;
     if (void* memory = std::malloc(size ? size : 1)) return memory;
     throw std::bad_alloc();
 }
@@ -302,9 +304,9 @@ private:
     const char* bytes() const { return static_cast<const char*>(vertices_.mapped); }
 
     void update(sculptflow::LiveMove& live, const sculptflow::Pose& pose) {
-        const long before = gNews;
+        const long before = tNews;
         const bool accepted = live.update({&pose, 1});
-        out_.allocations += gNews - before;
+        out_.allocations += tNews - before;
         if (!accepted) throw std::runtime_error("update refused: " + live.lastError());
     }
 
@@ -315,9 +317,9 @@ private:
         glitch.position.x = std::nan("");
         past.time -= 1e3;
         const sculptflow::Pose two[] = {pose, pose};
-        const long before = gNews;
+        const long before = tNews;
         const int refused = !live.update(two) + !live.update({&glitch, 1}) + !live.update({&past, 1});
-        out_.allocations += gNews - before;
+        out_.allocations += tNews - before;
         out_.refused += uint32_t(refused);
         out_.wrong += refused != 3;
     }
@@ -342,9 +344,9 @@ private:
         sync.after = {VK_PIPELINE_STAGE_2_VERTEX_INPUT_BIT | VK_PIPELINE_STAGE_2_TRANSFER_BIT,
                       VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT};
         sync.renderGraph = index == kRenderGraphFrame;
-        const long beforeRecord = gNews;
+        const long beforeRecord = tNews;
         const sculptflow::RecordReport report = live.record(commands, sync);
-        if (!layers_) out_.allocations += gNews - beforeRecord; // the layers allocate in vkCmd*
+        if (!layers_) out_.allocations += tNews - beforeRecord; // the layers allocate in vkCmd*
         if (sync.renderGraph && report.recorded) {
             // The graph's barrier, from what the report lists to the next copy.
             VkPipelineStageFlags stages = 0;
@@ -364,9 +366,9 @@ private:
             return true;
         }
         submitSlot(commands);
-        const long beforeSubmitted = gNews;
+        const long beforeSubmitted = tNews;
         if (!live.submitted(report.ticket)) throw std::runtime_error("submitted: " + live.lastError());
-        out_.allocations += gNews - beforeSubmitted;
+        out_.allocations += tNews - beforeSubmitted;
         lastSubmitted_ = index;
         return report.recorded;
     }
