@@ -23,6 +23,9 @@ using uint = glm::uint;
 // keeps it inline, as when it was written there: GCC left it out of line, and the
 // CPU reference ran slower (docs/performance.md). The GPU's compilers inline every call.
 #define SF_INLINE __attribute__((always_inline)) inline
+// GLSL's `precise` keeps a compiler from reassociating or fusing a compensated sum;
+// C++ without -ffast-math does neither.
+#define SF_PRECISE
 #include "shaders/sculptflow/layout.glsl"
 #include "shaders/sculptflow/methods.glsl"
 #include "shaders/sculptflow/kinds.glsl"
@@ -72,5 +75,6 @@ struct Kernel {
 #undef SF_OUT
 #undef SF_INOUT
 #undef SF_INLINE
+#undef SF_PRECISE
 
 } // namespace sculptflow::kernel

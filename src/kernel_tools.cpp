@@ -106,7 +106,7 @@ double fieldLength(const ToolMotion& m) {
                                                            : m.outerRadius;
     const double shell = std::max(m.outerRadius - std::min(m.innerRadius, m.outerRadius), 1e-3 * m.outerRadius);
     const bool kinked = m.falloff == Falloff::Linear || m.falloff == Falloff::Sharp;
-    return shell / (kinked ? 6.0 : 4.0);
+    return shell / double(kinked ? kernel::kKinkedShellFieldLengths : kernel::kSmoothShellFieldLengths);
 }
 
 // Loads calibrated at μ = 1 so that the tip follows the tool; the field is then

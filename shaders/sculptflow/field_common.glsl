@@ -61,6 +61,16 @@ vec4 falloffKinks(int i) {
     return vec4(rIn, (falloff == kFalloffSharp ? 2.0f : 1.0f) / width, rOut, falloff == kFalloffLinear ? 1.0f / width : 0.0f);
 }
 
+// The length over which affine tool i's falloff changes: a share of its shell,
+// smaller for the kinked falloffs (the step limits' field length; toolStepLimit).
+float falloffFieldLength(int i) {
+    float rOut = tools[i].outerRadius;
+    float shell = max(rOut - min(tools[i].innerRadius, rOut), 1.0e-3f * rOut);
+    int falloff = toolShape(i);
+    bool kinked = falloff == kFalloffLinear || falloff == kFalloffSharp;
+    return shell / (kinked ? kKinkedShellFieldLengths : kSmoothShellFieldLengths);
+}
+
 // The falloff of affine tool i at distance dist from its centre: 1 inside r_in, 0
 // outside r_out (spec §3.1); a step at r_out when r_in = r_out.
 float falloffWeight(int i, float dist) {

@@ -24,6 +24,18 @@ bool nextSegment(float s, float ends[SF_MAX_TOOLS], SF_OUT(float) segmentEnd, SF
     return mask != 0u;
 }
 
+// s += increment, with what the sum rounds off kept in sLow and added back with
+// the next increment, as a step's end is (stepEnd): in steps of a fixed length the
+// rounding of s drifts one way, and the tool's position o(s) with it, which a
+// vertex that rides with the tool sees as an error in its own position.
+void addCompensated(SF_INOUT(float) s, SF_INOUT(float) sLow, float increment) {
+    SF_PRECISE float added = increment + sLow;
+    SF_PRECISE float sum = s + added;
+    SF_PRECISE float addedPart = sum - s;
+    sLow = (s - (sum - addedPart)) + (added - addedPart);
+    s = sum;
+}
+
 // A step this close to the rest of a segment finishes it, rather than leaving a sliver.
 bool stepReachesEnd(float h, float remaining) {
     return h >= remaining * 0.9999f;
@@ -56,6 +68,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     float ends[SF_MAX_TOOLS];
     for (int i = 0; i < SF_MAX_TOOLS; ++i) ends[i] = i < toolCount ? toolEnd(i, x0) : 0.0f;
     float s = 0.0f;
+    float sLow = 0.0f;
     float segmentEnd;
     uint mask;
     bool running = nextSegment(s, ends, segmentEnd, mask);
@@ -66,6 +79,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     mat3 jacobian = mat3(1.0f); // with them
     float phaseStart = 0.0f;
     vec3 x = x0;
+    vec3 xLow = vec3(0.0f); // what x's sums rounded off (stepEnd)
     vec3 k1 = vec3(0.0f);
     uint kinkCrossings = 0u;
     if (running) {
@@ -104,7 +118,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         float remaining = segmentEnd - s;
         bool reachesEnd = stepReachesEnd(h, remaining);
         float hStep = reachesEnd ? remaining : h;
-        StepResult step = attemptStep(solverMethod, x, s, hStep, k1, mask);
+        StepResult step = attemptStep(solverMethod, x, xLow, s, hStep, k1, mask);
         result.evaluations += uint(method.evaluations);
         bool finiteStep = allFinite(step.y);
         // Across a kink the estimate holds the kink's part too, which kink.error bounds
@@ -121,7 +135,9 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         float error = !finiteStep ? kHugeError : pass.ownError ? boundError : max(step.error - kink.error, 0.0f);
         float allowance = kinkAllowance(hStep, kinkCrossings, pass);
         bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance) && kink.error <= allowance;
-        bool atMinimum = hStep <= settings.hMin;
+        // At h_min a step that reaches the segment's end is its rest, which the
+        // rounding of s can leave a hair over h_min: it is at the minimum all the same.
+        bool atMinimum = hStep <= settings.hMin || h <= settings.hMin;
         if (withinTolerance || (atMinimum && finiteStep)) {
             // A sliver before a breakpoint is shorter than h_min by construction and its
             // estimate is float rounding: only a step clamped at h_min is flagged.
@@ -150,7 +166,13 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
                 logVolume += stepLogVolumeChange(x, s, k1, step.y, hStep, kEnd);
             }
             x = step.y;
-            s = reachesEnd ? segmentEnd : s + hStep;
+            xLow = step.yLow;
+            if (reachesEnd) {
+                s = segmentEnd;
+                sLow = 0.0f;
+            } else {
+                addCompensated(s, sLow, hStep);
+            }
             if (reachesEnd) {
                 running = nextSegment(s, ends, segmentEnd, mask);
                 if (fixedStepMethod) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
@@ -191,7 +213,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     // one a tool end).
     for (int segment = 0; segment < toolCount && running; ++segment) {
         result.flags |= kFlagIterationCap;
-        StepResult step = stepRk4(x, s, segmentEnd - s, k1, mask);
+        StepResult step = stepRk4(x, xLow, s, segmentEnd - s, k1, mask);
         result.evaluations += uint(methodTraits(kMethodRk4).evaluations);
         if (computeVolumeChange && breakpoints) {
             jacobian = crossAffineBreakpoint(jacobian, mask, phaseStart, segmentEnd, step.y, x0, ends);
@@ -201,6 +223,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             result.evaluations += 1u;
         }
         x = step.y;
+        xLow = step.yLow;
         s = segmentEnd;
         running = nextSegment(s, ends, segmentEnd, mask);
         if (breakpoints && running) {
@@ -209,6 +232,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         }
     }
 
+    x += xLow;
     if (!allFinite(x)) {
         result.flags |= kFlagNonFinite;
         return result;

@@ -12,6 +12,7 @@
 #define SF_OUT(T) out T
 #define SF_INOUT(T) inout T
 #define SF_INLINE
+#define SF_PRECISE precise
 #endif
 
 // Two hands, each with its seven mirrored copies under xyz symmetry (spec §3.4):
@@ -72,6 +73,10 @@ const float kBoundLost = -1.0f;
 // The length over which a bi-Laplacian Kelvinlet's field changes, in ε: its core is
 // half as wide as the other profiles' (fieldLength in kernel_tools.cpp, stepLimit).
 const float kBiLaplacianFieldLength = 0.5f;
+// An affine flow's field length is its shell over this many, more for the kinked
+// falloffs, whose steps across a kink err most (falloffFieldLength, fieldLength).
+const float kSmoothShellFieldLengths = 4.0f;
+const float kKinkedShellFieldLengths = 6.0f;
 
 // The share of the tolerance that all of a vertex's kink crossings may spend
 // together (kinkAllowance in controller.glsl).

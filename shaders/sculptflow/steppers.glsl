@@ -6,11 +6,27 @@
 
 struct StepResult {
     vec3 y;         // the advanced state: the higher-order solution (local extrapolation)
+    vec3 yLow;      // what y's sum rounded off (stepEnd)
     vec3 increment; // y minus the step's start, without the rounding of |y|
     float error; // |error estimate| in voxels
     vec3 kEnd;   // v(y, s + h), for an FSAL method
     vec3 kMid;   // v at the step's midpoint, where the stepper has one (rk4dbl): the bound's check
 };
+
+// The step's end, y + increment with y's own low part yLow, and what that sum
+// rounds off (Knuth's two-sum): y + yLow carries a vertex's position to about twice
+// float's precision. A vertex that a tool carries 250 voxels rounds by up to
+// 1.5e-5 voxel a step, and where the flow stretches its start 258× hundreds of
+// such steps ended 0.3 voxel off (docs/solver.md, "Rounding amplified at r_in").
+// An FSAL stage is evaluated at this end, so that it is the next step's k1 at its start.
+void stepEnd(vec3 y, vec3 yLow, vec3 increment, SF_INOUT(StepResult) r) {
+    SF_PRECISE vec3 added = increment + yLow;
+    SF_PRECISE vec3 sum = y + added;
+    SF_PRECISE vec3 addedPart = sum - y;
+    r.yLow = (y - (sum - addedPart)) + (added - addedPart);
+    r.y = sum;
+    r.increment = increment;
+}
 
 // Classic RK4's increment y(s + h) − y(s): three evaluations.
 vec3 rk4Increment(vec3 y, float s, float h, vec3 k1, uint mask) {
@@ -21,10 +37,9 @@ vec3 rk4Increment(vec3 y, float s, float h, vec3 k1, uint mask) {
 }
 
 // Classic RK4.
-StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
+StepResult stepRk4(vec3 y, vec3 yLow, float s, float h, vec3 k1, uint mask) {
     StepResult r;
-    r.increment = rk4Increment(y, s, h, k1, mask);
-    r.y = y + r.increment;
+    stepEnd(y, yLow, rk4Increment(y, s, h, k1, mask), r);
     r.error = 0.0f;
     r.kEnd = vec3(0.0f);
     r.kMid = vec3(0.0f);
@@ -39,7 +54,7 @@ StepResult stepRk4(vec3 y, float s, float h, vec3 k1, uint mask) {
 // per-segment tolerances outgrew tol·h and clamped steps at h_min.
 // It ends with v at the step's end (first same as last), which the error bound's
 // check needs and the next step's k1 is.
-StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
+StepResult stepRk4Double(vec3 y, vec3 yLow, float s, float h, vec3 k1, uint mask) {
     vec3 full = rk4Increment(y, s, h, k1, mask);
     vec3 half1 = rk4Increment(y, s, 0.5f * h, k1, mask);
     vec3 yMid = y + half1;
@@ -47,8 +62,7 @@ StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
     vec3 halves = half1 + rk4Increment(yMid, s + 0.5f * h, 0.5f * h, kMid, mask);
     vec3 diff = (halves - full) / 15.0f;
     StepResult r;
-    r.increment = halves + diff;
-    r.y = y + r.increment;
+    stepEnd(y, yLow, halves + diff, r);
     r.error = length(diff);
     r.kEnd = velocity(r.y, s + h, mask);
     r.kMid = kMid;
@@ -56,17 +70,14 @@ StepResult stepRk4Double(vec3 y, float s, float h, vec3 k1, uint mask) {
 }
 
 // Bogacki–Shampine 3(2), first same as last: k4 is the next step's k1.
-StepResult stepBs32(vec3 y, float s, float h, vec3 k1, uint mask) {
+StepResult stepBs32(vec3 y, vec3 yLow, float s, float h, vec3 k1, uint mask) {
     vec3 k2 = velocity(y + (0.5f * h) * k1, s + 0.5f * h, mask);
     vec3 k3 = velocity(y + (0.75f * h) * k2, s + 0.75f * h, mask);
-    vec3 increment = h * ((2.0f / 9.0f) * k1 + (1.0f / 3.0f) * k2 + (4.0f / 9.0f) * k3);
-    vec3 y3 = y + increment;
-    vec3 k4 = velocity(y3, s + h, mask);
+    StepResult r;
+    stepEnd(y, yLow, h * ((2.0f / 9.0f) * k1 + (1.0f / 3.0f) * k2 + (4.0f / 9.0f) * k3), r);
+    vec3 k4 = velocity(r.y, s + h, mask);
     // y3 − y2 with y2 = y + h(7/24 k1 + 1/4 k2 + 1/3 k3 + 1/8 k4).
     vec3 e = (-5.0f / 72.0f) * k1 + (1.0f / 12.0f) * k2 + (1.0f / 9.0f) * k3 - 0.125f * k4;
-    StepResult r;
-    r.y = y3;
-    r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k4;
     r.kMid = vec3(0.0f);
@@ -74,7 +85,7 @@ StepResult stepBs32(vec3 y, float s, float h, vec3 k1, uint mask) {
 }
 
 // Dormand–Prince 5(4) (Dormand & Prince 1980), first same as last: k7 is the next k1.
-StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
+StepResult stepDp45(vec3 y, vec3 yLow, float s, float h, vec3 k1, uint mask) {
     vec3 k2 = velocity(y + h * (0.2f * k1), s + 0.2f * h, mask);
     vec3 k3 = velocity(y + h * ((3.0f / 40.0f) * k1 + (9.0f / 40.0f) * k2), s + 0.3f * h, mask);
     vec3 k4 = velocity(y + h * ((44.0f / 45.0f) * k1 - (56.0f / 15.0f) * k2 + (32.0f / 9.0f) * k3),
@@ -86,16 +97,13 @@ StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
                                 + (46732.0f / 5247.0f) * k3 + (49.0f / 176.0f) * k4
                                 - (5103.0f / 18656.0f) * k5),
                        s + h, mask);
-    vec3 increment = h * ((35.0f / 384.0f) * k1 + (500.0f / 1113.0f) * k3 + (125.0f / 192.0f) * k4
-                          - (2187.0f / 6784.0f) * k5 + (11.0f / 84.0f) * k6);
-    vec3 y5 = y + increment;
-    vec3 k7 = velocity(y5, s + h, mask);
+    StepResult r;
+    stepEnd(y, yLow, h * ((35.0f / 384.0f) * k1 + (500.0f / 1113.0f) * k3 + (125.0f / 192.0f) * k4
+                          - (2187.0f / 6784.0f) * k5 + (11.0f / 84.0f) * k6), r);
+    vec3 k7 = velocity(r.y, s + h, mask);
     // y5 − y4: the fifth-order weights minus the embedded fourth-order ones.
     vec3 e = (71.0f / 57600.0f) * k1 - (71.0f / 16695.0f) * k3 + (71.0f / 1920.0f) * k4
            - (17253.0f / 339200.0f) * k5 + (22.0f / 525.0f) * k6 - (1.0f / 40.0f) * k7;
-    StepResult r;
-    r.y = y5;
-    r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k7;
     r.kMid = vec3(0.0f);
@@ -114,7 +122,7 @@ StepResult stepDp45(vec3 y, float s, float h, vec3 k1, uint mask) {
 // the CPU accepted different steps. Each row is therefore written in the stage
 // differences dⱼ = kⱼ − k₁ (a row's weights sum to cᵢ, the estimate's to 0):
 // the terms are then as small as the differences, and so is their rounding.
-StepResult stepTsit5(vec3 y, float s, float h, vec3 k1, uint mask) {
+StepResult stepTsit5(vec3 y, vec3 yLow, float s, float h, vec3 k1, uint mask) {
     vec3 d2 = velocityNear(y, h * (0.161f * k1), s + 0.161f * h, mask) - k1;
     vec3 d3 = velocityNear(y, h * (0.327f * k1 + 0.335480655492357f * d2), s + 0.327f * h, mask) - k1;
     vec3 d4 = velocityNear(y, h * (0.9f * k1 - 6.359448489975075f * d2 + 4.3622954328695815f * d3),
@@ -125,16 +133,13 @@ StepResult stepTsit5(vec3 y, float s, float h, vec3 k1, uint mask) {
     vec3 d6 = velocityNear(y, h * (k1 - 12.92096931784711f * d2 + 8.159367898576159f * d3
                                     - 0.071584973281401f * d4 - 0.028269050394068383f * d5),
                            s + h, mask) - k1;
-    vec3 increment = h * (k1 + 0.01f * d2 + 0.4798896504144996f * d3 + 1.379008574103742f * d4
-                          - 3.290069515436081f * d5 + 2.324710524099774f * d6);
-    vec3 y5 = y + increment;
-    vec3 k7 = velocity(y5, s + h, mask);
+    StepResult r;
+    stepEnd(y, yLow, h * (k1 + 0.01f * d2 + 0.4798896504144996f * d3 + 1.379008574103742f * d4
+                          - 3.290069515436081f * d5 + 2.324710524099774f * d6), r);
+    vec3 k7 = velocity(r.y, s + h, mask);
     // y5 − y4: the fifth-order weights minus the embedded fourth-order ones.
     vec3 e = -0.0008164344596567469f * d2 + 0.007880878010261995f * d3 - 0.1447110071732629f * d4
            + 0.5823571654525552f * d5 - 0.45808210592918697f * d6 + (1.0f / 66.0f) * (k7 - k1);
-    StepResult r;
-    r.y = y5;
-    r.increment = increment;
     r.error = h * length(e);
     r.kEnd = k7;
     r.kMid = vec3(0.0f);
@@ -171,10 +176,16 @@ float boundStepError(MethodTraits method, vec3 y, float s, float h, vec3 k1, Ste
                method.boundCheckWeight * max(check - kinkError - checkKinkError, 0.0f));
 }
 
+// One step from y + yLow (stepEnd).
+StepResult attemptStep(int method, vec3 y, vec3 yLow, float s, float h, vec3 k1, uint mask) {
+    if (method == kMethodRk4Double) return stepRk4Double(y, yLow, s, h, k1, mask);
+    if (method == kMethodDp45) return stepDp45(y, yLow, s, h, k1, mask);
+    if (method == kMethodBs32) return stepBs32(y, yLow, s, h, k1, mask);
+    if (method == kMethodTsit5) return stepTsit5(y, yLow, s, h, k1, mask);
+    return stepRk4(y, yLow, s, h, k1, mask);
+}
+
+// One step from y itself.
 StepResult attemptStep(int method, vec3 y, float s, float h, vec3 k1, uint mask) {
-    if (method == kMethodRk4Double) return stepRk4Double(y, s, h, k1, mask);
-    if (method == kMethodDp45) return stepDp45(y, s, h, k1, mask);
-    if (method == kMethodBs32) return stepBs32(y, s, h, k1, mask);
-    if (method == kMethodTsit5) return stepTsit5(y, s, h, k1, mask);
-    return stepRk4(y, s, h, k1, mask);
+    return attemptStep(method, y, vec3(0.0f), s, h, k1, mask);
 }

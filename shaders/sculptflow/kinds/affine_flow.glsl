@@ -23,10 +23,22 @@ SF_INLINE void affineFlowSphereReach(int i, vec3 centre, float radius, float del
 }
 
 // Its field changes as the falloff shell passes, which the move's step limit
-// already resolves (toolStepLimit): no vertex steps past that floor.
-SF_INLINE void affineFlowStepLimit(int, vec3, float, vec3, float, SF_INOUT(float), SF_INOUT(float),
-                                   SF_INOUT(bool) atFloor) {
+// resolves for the tool's own travel (toolStepLimit): no vertex steps past that
+// floor. A vertex that another tool carries through the shell crosses it faster
+// (seed 11398: a 0.5-voxel shell crossed in one step), so, as against a Kelvinlet,
+// no step carries the vertex radially further than stepShare·stepLimitTravel of
+// the shell's field length, widened by its distance from the shell.
+SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float),
+                                   SF_INOUT(float) travel, SF_INOUT(bool) atFloor) {
     atFloor = true;
+    vec3 R = toolOffset(i, x, s);
+    float dist = length(R);
+    vec3 relative = k1 - tools[i].translation;
+    float radial = dist > 0.0f ? abs(dot(R, relative)) / dist : length(relative);
+    float outside = max(max(tools[i].innerRadius - dist, dist - tools[i].outerRadius), 0.0f);
+    float shellLength = falloffFieldLength(i);
+    float reach = sqrt(outside * outside + shellLength * shellLength);
+    if (radial > 0.0f) travel = min(travel, stepShare * settings.stepLimitTravel * reach / radial);
 }
 
 // div v = w·3λ + w'(|R|)·(R·v)/|R|, v its affine field.
