@@ -108,34 +108,39 @@ TEST(Verify, AddsACheckingPassToThePlainSolve) {
     EXPECT_GT(moved, integrated / 2) << "the result should be the checking pass's";
 }
 
-// Seed 1347 drags a bi-Laplacian Kelvinlet whose flow stretches a change of
-// vertex 114's start 780×. There both passes from x0 end 3.2–3.5 tol from the
-// truth and within tol/2 of each other: what they share, a comparison cannot see.
-// From the probed start the first pass is off by the probe's stretch as well,
-// and the vertex is flagged.
-TEST(Verify, TheProbeSeesWhatBothPassesShare) {
+// Errors both passes share (the float rounding of the same path, stretched alike)
+// a comparison cannot see; from a probed start a first pass is also off by the
+// flow's stretch of the probe, which the checking pass, from x0, sees. Seed 1347
+// drags a bi-Laplacian Kelvinlet whose flow stretches a change of vertex 114's
+// start 780×: the probe alone moves the first pass's end by more than tol/2 there,
+// so the vertex is flagged whatever the passes share. (Until positions were summed
+// compensated, both passes from x0 ended 3.2–3.5 tol off here, within tol/2 of
+// each other; a search of seeds 0–2600, moves at tol 0.01, finds no such pair now.)
+TEST(Verify, TheProbeIsStretchedByTheFlow) {
     const cli::GeneratedCase generated = cli::generateCase(1347);
     ASSERT_EQ(generated.mode, MoveMode::Move);
     ASSERT_TRUE(generated.mesh.mask.empty());
     const std::vector<glm::vec3> voxels = cli::sweepVoxels(generated);
     const std::vector<Move> segments{moveToolMotion(generated.stroke)};
-    const GroundTruth truth = cli::runGroundTruth({MoveMode::Move, segments, voxels, {}});
     const SolverOptions options{.method = Method::Tsit5, .tolerance = 0.01, .verify = true};
     kernel::Kernel k = makeKernel(segments[0], options);
     const size_t v = 114;
-    ASSERT_TRUE(truth.converged[v]);
-    auto error = [&](glm::vec3 p) { return glm::distance(glm::dvec3(p), truth.positions[v]); };
+    const glm::vec3 probedStart = k.probedStart(voxels[v], 1.0f);
+    const float probe = glm::distance(probedStart, voxels[v]);
+    ASSERT_GT(probe, 0.0f);
 
     const kernel::VertexResult first = k.integratePass(voxels[v], k.firstPass());
+    const kernel::VertexResult probed = k.integratePass(probedStart, k.firstPass());
     const kernel::VertexResult checking = k.integratePass(voxels[v], k.checkingPass());
-    ASSERT_EQ(first.flags | checking.flags, 0u);
-    EXPECT_GT(error(checking.position), 2.0 * options.tolerance) << "the case no longer shows a shared error";
-    EXPECT_LE(glm::distance(first.position, checking.position), kernel::kVerifyAgreementShare * k.settings.requestedTolerance)
-        << "the passes from x0 disagree: the check alone flags this vertex";
+    ASSERT_EQ(first.flags | probed.flags | checking.flags, 0u);
+    const float stretched = glm::distance(probed.position, first.position);
+    EXPECT_GT(stretched, 100.0f * probe) << "the flow no longer stretches the probe";
+    EXPECT_GT(stretched, 2.0f * kernel::kVerifyAgreementShare * k.settings.requestedTolerance)
+        << "the probe's stretch alone no longer parts the passes";
 
-    const kernel::VertexResult probed = k.integrateVertex(voxels[v], 0.0f);
-    EXPECT_NE(probed.flags & kernel::kFlagUnverified, 0u) << "the probe did not flag the vertex";
-    EXPECT_TRUE(test::sameBits(probed.position, checking.position)) << "the result is the checking pass's, from x0";
+    const kernel::VertexResult result = k.integrateVertex(voxels[v], 0.0f);
+    EXPECT_NE(result.flags & kernel::kFlagUnverified, 0u) << "the probe did not flag the vertex";
+    EXPECT_TRUE(test::sameBits(result.position, checking.position)) << "the result is the checking pass's, from x0";
 }
 
 TEST(Verify, RefusedForTheFixedStepMethod) {
@@ -148,13 +153,15 @@ TEST(Verify, RefusedForTheFixedStepMethod) {
     }
 }
 
-// Continuous mode: seed 229 chains two segments of a soft tri-scale Kelvinlet
-// (15.5 voxels, μ 0.5) pulled 133 voxels and turned 142°, whose flow stretches a
-// change of a start up to 219×. Each segment's own check passes (its probe sees
-// its own segment's stretch, not the later one's) while the chain ends over 5 tol
-// away; checking the whole chain against the plain one flags those vertices.
+// Continuous mode: seed 85 chains six segments of a tri-scale Kelvinlet whose
+// later segments stretch what the earlier ones leave (by up to 14,000×,
+// docs/accuracy-sweep.md). Each segment's own check passes (its probe sees its own
+// segment's stretch, not the later ones') while the chain ends 2.3 tol away;
+// checking the whole chain against the plain one flags those vertices. (Seed 229,
+// this test's case before, ends within tol since the move's step limit gives way
+// to a vertex's own: stepLimit.)
 struct ChainedPull {
-    cli::GeneratedCase generated = cli::generateCase(229);
+    cli::GeneratedCase generated = cli::generateCase(85);
     std::vector<glm::vec3> voxels = cli::sweepVoxels(generated);
     std::vector<Move> segments = continuousMotions(generated.stroke);
     GroundTruth truth = cli::runGroundTruth(run());

@@ -135,8 +135,9 @@ bool usesVertexStepLimit() {
 // vertex changes, which for each Kelvinlet is set by how fast the field varies in
 // space, |∂v/∂x|, and by how fast the vertex moves against the tool, |v − d|, in
 // radii sqrt(|R|² + ε²) (the second anticipates a tip that is about to pass). That
-// limit is never below stepLimitFloor, the whole move's limit that holds for every
-// vertex; truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
+// limit, a bound and so short, gives way to stepLimitFloor, the whole move's limit,
+// but to at most kFloorOverVertexLimit times itself: a move short against its tool's
+// field length has a long floor, which a vertex by the tip cannot take; truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
 // segment, so no mask is read). docs/solver.md has the measurements. An affine
 // flow's field changes as its falloff shell passes, which the floor already
 // resolves (toolStepLimit), so with one no vertex steps past the floor.
@@ -153,7 +154,8 @@ float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
     for (int i = 0; i < toolCount; ++i)
         SF_SWITCH_KIND(toolKind(i), StepLimit, (i, x, s, k1, pass.stepShare, rate, travel, atFloor))
     float floor = settings.stepLimitFloor * pass.stepShare;
-    float limit = rate > 0.0f ? max(floor, pass.stepShare * settings.stepLimitScale / rate) : passHMax(pass);
+    float own = rate > 0.0f ? pass.stepShare * settings.stepLimitScale / rate : passHMax(pass);
+    float limit = max(min(floor, kFloorOverVertexLimit * own), own);
     if (atFloor) limit = floor;
     // The travel bound may ask for less than h_min, the step every attempt is
     // guaranteed (spec §4); a step at h_min that misses is flagged as any other.
