@@ -121,10 +121,12 @@ TEST(StrokeGenerator, WrittenCaseLoadsAsTheSweepSolvesIt) {
     }
 }
 
-// Without the checking pass the calibrated step control breaks the contract on
-// hard generated moves: seed 1 (a tri-scale Kelvinlet) with bs32 at 1.33× tol.
+// Without the checking pass the default path still misses on some hard generated
+// moves (issue 44's open class: dp45's estimates on long steps by a Kelvinlet's
+// tip): seed 11953 (a tri-scale Kelvinlet) with dp45 at 1.2× tol. Seed 1, this
+// test's case until bs32's bound read its check as (I − hJ/2)e, no longer misses.
 TEST(GeneratedStrokes, WithoutVerifyTheCalibrationBreaksOnAHardCase) {
-    const std::vector<SweepRun> runs = cli::sweepCase(generateCase(1), atTolerance(0.1));
+    const std::vector<SweepRun> runs = cli::sweepCase(generateCase(11953), atTolerance(0.1));
     double worst = 0.0;
     for (const SweepRun& r : runs) worst = std::max(worst, r.ratio());
     EXPECT_GT(worst, 1.0) << "the case no longer shows why --verify exists; pick another seed from the sweep";
@@ -162,8 +164,8 @@ TEST(GeneratedStrokes, EveryMethodVerifiedWithinToleranceOnTheCpu) {
 // vertex 869's end by about 8 voxels for 10⁻³ voxel of its start: every float solve
 // with dp45, however tight, ends voxels from the truth (the checking pass flags it;
 // the plain solve does not; rk4dbl, since positions are summed compensated, lands
-// within tol). Seed 1 with bs32 (the tri-scale case above) is the step control's
-// miss: a float solve at tol/100 ends within tol/100 there.
+// within tol). Seed 11953 with dp45 (the tri-scale case above) is the step
+// control's miss: a float solve at tol/100 ends within tol/100 there.
 TEST(GeneratedStrokes, TheFloatFloorTellsRoundingFromTheMethod) {
     SweepOptions options = atTolerance(0.1);
     options.methods = {Method::Dp45};
@@ -172,10 +174,9 @@ TEST(GeneratedStrokes, TheFloatFloorTellsRoundingFromTheMethod) {
     ASSERT_GT(chaotic[0].ratio(), 1.0) << "seed 209 no longer misses; take another float-limited case";
     EXPECT_TRUE(chaotic[0].floatLimited()) << "a tight float solve ends " << chaotic[0].floatFloor << " voxel off";
 
-    options.methods = {Method::Bs32};
-    const std::vector<SweepRun> missed = cli::sweepCase(generateCase(1), options);
+    const std::vector<SweepRun> missed = cli::sweepCase(generateCase(11953), options);
     ASSERT_EQ(missed.size(), 1u);
-    ASSERT_GT(missed[0].ratio(), 1.0) << "seed 1 no longer misses; take another case the method misses";
+    ASSERT_GT(missed[0].ratio(), 1.0) << "seed 11953 no longer misses; take another case the method misses";
     EXPECT_GE(missed[0].floatFloor, 0.0) << "the tight solve flagged the vertex";
     EXPECT_FALSE(missed[0].floatLimited()) << "a tight float solve ends " << missed[0].floatFloor << " voxel off";
 }

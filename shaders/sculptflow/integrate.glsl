@@ -95,6 +95,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     bool growthStale = bounds;
     float growthRate = 0.0f;
     float pendingError = 0.0f;
+    float pendingOwnCheck = 0.0f; // the part of pendingError that is bs32's own-error check (ownErrorOfCheck)
     float pendingStep = 0.0f;
     float pendingStretch = 0.0f; // the accepted step's breakpointStretch, added after its growth
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
@@ -105,12 +106,15 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     for (int attempt = 0; attempt < pass.attempts && running; ++attempt) {
         if (growthStale) {
             float rate = logarithmicNorm(x, s, mask);
-            float stepGrowth = exp(pendingStep * max(growthRate, rate));
+            float stepRate = max(growthRate, rate);
+            float stepGrowth = exp(pendingStep * stepRate);
+            pendingError += ownErrorOfCheck(pendingOwnCheck, pendingStep, stepRate) - pendingOwnCheck;
             result.errorBound = result.errorBound * stepGrowth + pendingError;
             result.growth = result.growth * stepGrowth + pendingStretch;
             growthRate = rate;
             growthStale = false;
             pendingError = 0.0f;
+            pendingOwnCheck = 0.0f;
             pendingStep = 0.0f;
             pendingStretch = 0.0f;
         }
@@ -132,7 +136,11 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             boundError = boundStepError(method, x, s, hStep, k1, step, kink.error, kink.checkError, mask);
             result.evaluations += uint(method.boundEvaluations);
         }
-        float error = !finiteStep ? kHugeError : pass.ownError ? boundError : max(step.error - kink.error, 0.0f);
+        // bs32's bound is its own error from the check: accepted on at the start's μ,
+        // added at the larger of its ends' (above).
+        bool ownCheck = method.boundEstimateWeight == 0.0f;
+        float ownError = ownCheck ? ownErrorOfCheck(boundError, hStep, growthRate) : boundError;
+        float error = !finiteStep ? kHugeError : pass.ownError ? ownError : max(step.error - kink.error, 0.0f);
         float allowance = kinkAllowance(hStep, kinkCrossings, pass);
         bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance) && kink.error <= allowance;
         // At h_min a step that reaches the segment's end is its rest, which the
@@ -149,6 +157,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
                 result.evaluations += uint(method.boundEvaluations);
             }
             pendingError = (checked ? boundError : error) + kink.error;
+            pendingOwnCheck = checked && ownCheck ? boundError : 0.0f;
             pendingStep = hStep;
             result.estimateSum += pendingError;
             growthStale = bounds;
@@ -206,6 +215,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
 
     // The last step grows at its start's μ (its end's would cost a Jacobian more).
     float lastGrowth = exp(pendingStep * growthRate);
+    pendingError += ownErrorOfCheck(pendingOwnCheck, pendingStep, growthRate) - pendingOwnCheck;
     result.errorBound = result.errorBound * lastGrowth + pendingError;
     result.growth = result.growth * lastGrowth + pendingStretch;
 
