@@ -23,8 +23,8 @@ using uint = glm::uint;
 // keeps it inline, as when it was written there: GCC left it out of line, and the
 // CPU reference ran slower (docs/performance.md). The GPU's compilers inline every call.
 #define SF_INLINE __attribute__((always_inline)) inline
-// GLSL's `precise` keeps a compiler from reassociating or fusing a compensated sum;
-// C++ without -ffast-math does neither.
+// GLSL's `precise` keeps a compiler from reassociating a compensated sum (steppers.glsl);
+// C++ without -ffast-math does not.
 #define SF_PRECISE
 #include "shaders/sculptflow/layout.glsl"
 #include "shaders/sculptflow/methods.glsl"

@@ -136,8 +136,9 @@ bool usesVertexStepLimit() {
 // space, |∂v/∂x|, and by how fast the vertex moves against the tool, |v − d|, in
 // radii sqrt(|R|² + ε²) (the second anticipates a tip that is about to pass). That
 // limit, a bound and so short, gives way to stepLimitFloor, the whole move's limit,
-// but to at most kFloorOverVertexLimit times itself: a move short against its tool's
-// field length has a long floor, which a vertex by the tip cannot take; truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
+// but to at most kFloorOverVertexLimit times itself: a move short against its
+// tool's field length has a long floor, which a vertex by the tip cannot take.
+// Truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
 // segment, so no mask is read). docs/solver.md has the measurements. An affine
 // flow's field changes as its falloff shell passes, which the floor already
 // resolves (toolStepLimit), so with one no vertex steps past the floor.

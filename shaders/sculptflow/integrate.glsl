@@ -24,18 +24,6 @@ bool nextSegment(float s, float ends[SF_MAX_TOOLS], SF_OUT(float) segmentEnd, SF
     return mask != 0u;
 }
 
-// s += increment, with what the sum rounds off kept in sLow and added back with
-// the next increment, as a step's end is (stepEnd): in steps of a fixed length the
-// rounding of s drifts one way, and the tool's position o(s) with it, which a
-// vertex that rides with the tool sees as an error in its own position.
-void addCompensated(SF_INOUT(float) s, SF_INOUT(float) sLow, float increment) {
-    SF_PRECISE float added = increment + sLow;
-    SF_PRECISE float sum = s + added;
-    SF_PRECISE float addedPart = sum - s;
-    sLow = (s - (sum - addedPart)) + (added - addedPart);
-    s = sum;
-}
-
 // A step this close to the rest of a segment finishes it, rather than leaving a sliver.
 bool stepReachesEnd(float h, float remaining) {
     return h >= remaining * 0.9999f;
@@ -68,6 +56,9 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     float ends[SF_MAX_TOOLS];
     for (int i = 0; i < SF_MAX_TOOLS; ++i) ends[i] = i < toolCount ? toolEnd(i, x0) : 0.0f;
     float s = 0.0f;
+    // Summed compensated, as the position is (stepEnd): in steps of one length the
+    // rounding of s drifts one way, and the tool's position o(s) with it, which a
+    // vertex that rides with the tool sees as an error in its own position.
     float sLow = 0.0f;
     float segmentEnd;
     uint mask;
@@ -95,7 +86,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     bool growthStale = bounds;
     float growthRate = 0.0f;
     float pendingError = 0.0f;
-    float pendingOwnCheck = 0.0f; // the part of pendingError that is bs32's own-error check (ownErrorOfCheck)
+    float pendingOwnCheck = 0.0f; // pendingError's own-error check, before ownErrorOfCheck
     float pendingStep = 0.0f;
     float pendingStretch = 0.0f; // the accepted step's breakpointStretch, added after its growth
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
@@ -136,8 +127,9 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             boundError = boundStepError(method, x, s, hStep, k1, step, kink.error, kink.checkError, mask);
             result.evaluations += uint(method.boundEvaluations);
         }
-        // bs32's bound is its own error from the check: accepted on at the start's μ,
-        // added at the larger of its ends' (above).
+        // A bound of the check alone (an estimate weight of 0: bs32's) is the step's
+        // own error (ownErrorOfCheck): accepted on at the start's μ, added to the
+        // bound at the larger of its ends' (above).
         bool ownCheck = method.boundEstimateWeight == 0.0f;
         float ownError = ownCheck ? ownErrorOfCheck(boundError, hStep, growthRate) : boundError;
         float error = !finiteStep ? kHugeError : pass.ownError ? ownError : max(step.error - kink.error, 0.0f);

@@ -13,18 +13,34 @@ struct StepResult {
     vec3 kMid;   // v at the step's midpoint, where the stepper has one (rk4dbl): the bound's check
 };
 
-// The step's end, y + increment with y's own low part yLow, and what that sum
-// rounds off (Knuth's two-sum): y + yLow carries a vertex's position to about twice
-// float's precision. A vertex that a tool carries 250 voxels rounds by up to
-// 1.5e-5 voxel a step, and where the flow stretches its start 258× hundreds of
-// such steps ended 0.3 voxel off (docs/solver.md, "Rounding amplified at r_in").
-// An FSAL stage is evaluated at this end, so that it is the next step's k1 at its start.
+// x += increment, with what the sum rounds off kept in low and added back with
+// the next increment (Knuth's two-sum): x + low carries x to about twice float's
+// precision (docs/solver.md, "Compensated sums"). `precise` keeps a shader compiler
+// from reassociating the sums (SF_PRECISE).
+void addCompensated(SF_INOUT(vec3) x, SF_INOUT(vec3) low, vec3 increment) {
+    SF_PRECISE vec3 added = increment + low;
+    SF_PRECISE vec3 sum = x + added;
+    SF_PRECISE vec3 addedPart = sum - x;
+    low = (x - (sum - addedPart)) + (added - addedPart);
+    x = sum;
+}
+
+void addCompensated(SF_INOUT(float) x, SF_INOUT(float) low, float increment) {
+    SF_PRECISE float added = increment + low;
+    SF_PRECISE float sum = x + added;
+    SF_PRECISE float addedPart = sum - x;
+    low = (x - (sum - addedPart)) + (added - addedPart);
+    x = sum;
+}
+
+// The step's end y + yLow + increment, summed compensated: a vertex that a tool
+// carries 250 voxels rounds by up to 1.5e-5 voxel a step, which a flow that
+// stretches its start hundreds of times makes visible. An FSAL stage is evaluated
+// at this end, so that it is the next step's k1 at its start.
 void stepEnd(vec3 y, vec3 yLow, vec3 increment, SF_INOUT(StepResult) r) {
-    SF_PRECISE vec3 added = increment + yLow;
-    SF_PRECISE vec3 sum = y + added;
-    SF_PRECISE vec3 addedPart = sum - y;
-    r.yLow = (y - (sum - addedPart)) + (added - addedPart);
-    r.y = sum;
+    r.y = y;
+    r.yLow = yLow;
+    addCompensated(r.y, r.yLow, increment);
     r.increment = increment;
 }
 
