@@ -16,22 +16,18 @@ struct StepResult {
 // x += increment, with what the sum rounds off kept in low and added back with
 // the next increment (Knuth's two-sum): x + low carries x to about twice float's
 // precision (docs/solver.md, "Compensated sums"). `precise` keeps a shader compiler
-// from reassociating the sums (SF_PRECISE).
-void addCompensated(SF_INOUT(vec3) x, SF_INOUT(vec3) low, vec3 increment) {
-    SF_PRECISE vec3 added = increment + low;
-    SF_PRECISE vec3 sum = x + added;
-    SF_PRECISE vec3 addedPart = sum - x;
-    low = (x - (sum - addedPart)) + (added - addedPart);
-    x = sum;
-}
-
-void addCompensated(SF_INOUT(float) x, SF_INOUT(float) low, float increment) {
-    SF_PRECISE float added = increment + low;
-    SF_PRECISE float sum = x + added;
-    SF_PRECISE float addedPart = sum - x;
-    low = (x - (sum - addedPart)) + (added - addedPart);
-    x = sum;
-}
+// from reassociating the sums (SF_PRECISE). One body for positions and for s.
+#define SF_ADD_COMPENSATED(T)                                                    \
+    void addCompensated(SF_INOUT(T) x, SF_INOUT(T) low, T increment) {           \
+        SF_PRECISE T added = increment + low;                                    \
+        SF_PRECISE T sum = x + added;                                            \
+        SF_PRECISE T addedPart = sum - x;                                        \
+        low = (x - (sum - addedPart)) + (added - addedPart);                     \
+        x = sum;                                                                 \
+    }
+SF_ADD_COMPENSATED(vec3)
+SF_ADD_COMPENSATED(float)
+#undef SF_ADD_COMPENSATED
 
 // The step's end y + yLow + increment, summed compensated: a vertex that a tool
 // carries 250 voxels rounds by up to 1.5e-5 voxel a step, which a flow that
