@@ -72,7 +72,7 @@ TEST(ErrorGrowth, LogarithmicNormMatchesTheFieldsJacobian) {
             const glm::dmat3 J = numericalJacobian(k, x, s, 0.5f);
             const double expected = sampledLogNorm(J, random);
             const double scale = glm::length(J[0]) + glm::length(J[1]) + glm::length(J[2]);
-            EXPECT_NEAR(k.logarithmicNorm(x, s, ~0u), expected, 0.01 * scale + 1e-4)
+            EXPECT_NEAR(k.logarithmicNorm(x, s, ~0u, 0.0f), expected, 0.01 * scale + 1e-4)
                 << "kind " << int(m.kind) << " shape " << int(m.profile) << int(m.falloff) << " at " << x.x << ", "
                 << x.y << ", " << x.z << ", s " << s;
         }
@@ -83,7 +83,22 @@ TEST(ErrorGrowth, ARotationStretchesNothing) {
     kernel::Kernel k = makeKernel(Move{{affineMotion({0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, {0.0, 3.0, 0.0},
                                                            0.0, 20.0, 70.0)}},
                                         SolverOptions{});
-    EXPECT_NEAR(k.logarithmicNorm(glm::vec3(5.0f, 1.0f, 2.0f), 0.3f, ~0u), 0.0f, 1e-6f);
+    EXPECT_NEAR(k.logarithmicNorm(glm::vec3(5.0f, 1.0f, 2.0f), 0.3f, ~0u, 0.0f), 0.0f, 1e-6f);
+}
+
+// A path just outside an affine flow's thin shell feels no stretch, but paths
+// within the error it carries pass through the shell: μ within that reach counts
+// the shell's slope (seed 13510's continuous pull ended 16 voxels off, certified).
+TEST(ErrorGrowth, WithinReachAnAffineFlowsShellStretches) {
+    ToolMotion flow = affineMotion({0.0, 0.0, 0.0}, {0.0, 0.0, 40.0}, {0.0, 0.0, 0.0}, 0.0, 20.0, 21.0);
+    flow.kind = ToolKind::AffineFlow;
+    flow.falloff = Falloff::Linear;
+    kernel::Kernel k = makeKernel(Move{{flow}}, SolverOptions{});
+    const glm::vec3 outside(21.02f, 0.0f, 0.0f); // the translation is along the shell there
+    EXPECT_EQ(k.logarithmicNorm(outside, 0.0f, ~0u, 0.0f), 0.0f);
+    // sym(d ⊗ w'R̂) with d ⟂ R̂ has |d||w'|/2 as its largest eigenvalue: 40 / 1 / 2.
+    EXPECT_NEAR(k.logarithmicNorm(outside, 0.0f, ~0u, 0.05f), 20.0f, 0.01f);
+    EXPECT_EQ(k.logarithmicNorm(outside, 0.0f, ~0u, 0.01f), 0.0f) << "the shell is beyond this reach";
 }
 
 // A truncated affine tool ends where the vertex's start sets (s_end = w(x0)), so a

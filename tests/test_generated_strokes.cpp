@@ -160,20 +160,20 @@ TEST(GeneratedStrokes, EveryMethodVerifiedWithinToleranceOnTheCpu) {
 }
 
 // The sweep's float floor tells a miss that float sets from one the method makes.
-// Seed 209 chains a truncated affine tool and an affine flow whose exact map moves
-// vertex 869's end by about 8 voxels for 10⁻³ voxel of its start: every float solve
-// with dp45, however tight, ends voxels from the truth (the checking pass flags it;
-// the plain solve does not; rk4dbl, since positions are summed compensated, lands
-// within tol). Seed 11953 with dp45 (the tri-scale case above) is the step
-// control's miss: a float solve at tol/100 ends within tol/100 there.
+// Seed 13313 chains the segments of a truncated affine tool (smoother falloff), and
+// at tol 0.01 dp45 ends 1.4 tol off where float solves at tighter tolerances and
+// shorter steps end 0.014 voxel off too: float, not the method, sets that error.
+// Seed 11953 with dp45 at tol 0.1 (the tri-scale case above) is the
+// step control's miss: a float solve at tol/100 ends within tol/100 there.
 TEST(GeneratedStrokes, TheFloatFloorTellsRoundingFromTheMethod) {
-    SweepOptions options = atTolerance(0.1);
+    SweepOptions options = atTolerance(0.01);
     options.methods = {Method::Dp45};
-    const std::vector<SweepRun> chaotic = cli::sweepCase(generateCase(209), options);
+    const std::vector<SweepRun> chaotic = cli::sweepCase(generateCase(13313), options);
     ASSERT_EQ(chaotic.size(), 1u);
-    ASSERT_GT(chaotic[0].ratio(), 1.0) << "seed 209 no longer misses; take another float-limited case";
+    ASSERT_GT(chaotic[0].ratio(), 1.0) << "seed 13313 no longer misses; take another float-limited case";
     EXPECT_TRUE(chaotic[0].floatLimited()) << "a tight float solve ends " << chaotic[0].floatFloor << " voxel off";
 
+    options.tolerances = {0.1};
     const std::vector<SweepRun> missed = cli::sweepCase(generateCase(11953), options);
     ASSERT_EQ(missed.size(), 1u);
     ASSERT_GT(missed[0].ratio(), 1.0) << "seed 11953 no longer misses; take another case the method misses";

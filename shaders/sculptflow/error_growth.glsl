@@ -19,30 +19,16 @@ float largestEigenvalue(mat3 S) {
 
 // μ of the summed field at x, s, with the truncated affine tools of activeMask:
 // λmax of the sum of each tool's (J + Jᵀ)/2, which its kind gives in closed form
-// (kinds/*.glsl, AddSymmetricGradient).
-float logarithmicNorm(vec3 x, float s, uint activeMask) {
+// (kinds/*.glsl, AddSymmetricGradient). The paths the bound speaks for start within
+// `reach` of this one (the error it may carry), and where a field has a shell they
+// see its slope before this path does: a kind takes the largest within reach.
+float logarithmicNorm(vec3 x, float s, uint activeMask, float reach) {
     mat3 S = mat3(0.0f);
     for (int i = 0; i < toolCount; ++i) {
         vec3 R = toolOffset(i, x, s);
-        SF_SWITCH_KIND(toolKind(i), AddSymmetricGradient, (i, R, activeMask, S))
+        SF_SWITCH_KIND(toolKind(i), AddSymmetricGradient, (i, R, activeMask, reach, S))
     }
     return largestEigenvalue(S);
-}
-
-// The steepest tool i's falloff is within `reach` of dist, |dw/d(dist)|: |w'(u)| is
-// unimodal for every profile (smooth and smoother peak at u = ½, linear and sharp
-// are monotone), so over an interval it peaks at an end or at ½.
-float falloffSlopeWithin(int i, float dist, float reach) {
-    float rIn = tools[i].innerRadius;
-    float width = tools[i].outerRadius - rIn;
-    if (!(width > 0.0f)) return 0.0f;
-    float uLow = clamp(1.0f - (dist + reach - rIn) / width, 0.0f, 1.0f);
-    float uHigh = clamp(1.0f - (dist - reach - rIn) / width, 0.0f, 1.0f);
-    if (!(uHigh > uLow)) return dist > rIn && dist < tools[i].outerRadius ? abs(falloffWeightSlope(i, dist)) : 0.0f;
-    int falloff = toolShape(i);
-    float steepest = max(abs(falloffProfileSlope(falloff, uLow)), abs(falloffProfileSlope(falloff, uHigh)));
-    if (uLow < 0.5f && 0.5f < uHigh) steepest = max(steepest, abs(falloffProfileSlope(falloff, 0.5f)));
-    return steepest / width;
 }
 
 // What the truncated affine tools that end at `end` add to the stretch of an

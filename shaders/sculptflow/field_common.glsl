@@ -71,6 +71,22 @@ float falloffFieldLength(int i) {
     return shell / (kinked ? kKinkedShellFieldLengths : kSmoothShellFieldLengths);
 }
 
+// The steepest tool i's falloff is within `reach` of dist, |dw/d(dist)|: |w'(u)| is
+// unimodal for every profile (smooth and smoother peak at u = ½, linear and sharp
+// are monotone), so over an interval it peaks at an end or at ½.
+float falloffSlopeWithin(int i, float dist, float reach) {
+    float rIn = tools[i].innerRadius;
+    float width = tools[i].outerRadius - rIn;
+    if (!(width > 0.0f)) return 0.0f;
+    float uLow = clamp(1.0f - (dist + reach - rIn) / width, 0.0f, 1.0f);
+    float uHigh = clamp(1.0f - (dist - reach - rIn) / width, 0.0f, 1.0f);
+    if (!(uHigh > uLow)) return dist > rIn && dist < tools[i].outerRadius ? abs(falloffWeightSlope(i, dist)) : 0.0f;
+    int falloff = toolShape(i);
+    float steepest = max(abs(falloffProfileSlope(falloff, uLow)), abs(falloffProfileSlope(falloff, uHigh)));
+    if (uLow < 0.5f && 0.5f < uHigh) steepest = max(steepest, abs(falloffProfileSlope(falloff, 0.5f)));
+    return steepest / width;
+}
+
 // The falloff of affine tool i at distance dist from its centre: 1 inside r_in, 0
 // outside r_out (spec §3.1); a step at r_out when r_in = r_out.
 float falloffWeight(int i, float dist) {

@@ -96,7 +96,8 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
     for (int attempt = 0; attempt < pass.attempts && running; ++attempt) {
         if (growthStale) {
-            float rate = logarithmicNorm(x, s, mask);
+            float reach = result.growth * pass.startError + result.errorBound + pendingError;
+            float rate = logarithmicNorm(x, s, mask, reach);
             float stepRate = max(growthRate, rate);
             float stepGrowth = exp(pendingStep * stepRate);
             pendingError += ownErrorOfCheck(pendingOwnCheck, pendingStep, stepRate) - pendingOwnCheck;

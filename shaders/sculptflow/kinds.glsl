@@ -29,7 +29,7 @@ const int kToolKindCount = 3;
 //   <prefix>StepLimit(i, x, s, k1, stepShare, inout rate, inout travel, inout atFloor)
 //                                                      stepLimit (controller.glsl)
 //   <prefix>AddDivergence(i, R, inout div)              divergence (volume_change.glsl)
-//   <prefix>AddSymmetricGradient(i, R, activeMask, inout S)
+//   <prefix>AddSymmetricGradient(i, R, activeMask, reach, inout S)
 //                                                      (J + Jᵀ)/2 for logarithmicNorm (error_growth.glsl)
 // and each concern's loop over the tools calls its tool's kind with
 // SF_SWITCH_KIND(kind, Concern, (arguments)). Rows: ROW(Kind, prefix, ...), Kind

@@ -31,6 +31,6 @@ SF_INLINE void affineStepLimit(int, vec3, float, vec3, float, SF_INOUT(float), S
 SF_INLINE void affineAddDivergence(int, vec3, SF_INOUT(float)) {}
 
 // Its J is skew(r) + λI, whose symmetric part is λI, while it acts.
-SF_INLINE void affineAddSymmetricGradient(int i, vec3, uint activeMask, SF_INOUT(mat3) S) {
+SF_INLINE void affineAddSymmetricGradient(int i, vec3, uint activeMask, float, SF_INOUT(mat3) S) {
     if ((activeMask & (1u << uint(i))) != 0u) S += tools[i].logScale * mat3(1.0f);
 }

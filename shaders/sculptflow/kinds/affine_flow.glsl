@@ -48,9 +48,13 @@ SF_INLINE void affineFlowAddDivergence(int i, vec3 R, SF_INOUT(float) div) {
     div += 3.0f * tools[i].logScale * falloffWeight(i, dist) + radial;
 }
 
-// (J + Jᵀ)/2 = w·λI + sym(v ∇wᵀ), v its affine field (its skew(r) drops out).
-SF_INLINE void affineFlowAddSymmetricGradient(int i, vec3 R, uint, SF_INOUT(mat3) S) {
+// (J + Jᵀ)/2 = w·λI + sym(v ∇wᵀ), v its affine field (its skew(r) drops out), with
+// the steepest slope within `reach` (falloffSlopeWithin; w falls outward, so the
+// slope is −that) and, where the tool grows (λ > 0), the largest w there: a path
+// that passes outside a thin shell has neighbours that pass through it (seed 13510).
+SF_INLINE void affineFlowAddSymmetricGradient(int i, vec3 R, uint, float reach, SF_INOUT(mat3) S) {
     float dist = length(R);
-    S += (tools[i].logScale * falloffWeight(i, dist)) * mat3(1.0f);
-    if (dist > 0.0f) S += symmetricOuter(affineVelocity(i, R), (falloffWeightSlope(i, dist) / dist) * R);
+    float lambda = tools[i].logScale;
+    S += (lambda * falloffWeight(i, lambda > 0.0f ? max(dist - reach, 0.0f) : dist + reach)) * mat3(1.0f);
+    if (dist > 0.0f) S += symmetricOuter(affineVelocity(i, R), (-falloffSlopeWithin(i, dist, reach) / dist) * R);
 }

@@ -295,7 +295,7 @@ SF_INLINE void kelvinletAddDivergence(int i, vec3 R, SF_INOUT(float) div) {
 // (J + Jᵀ)/2 from the radial coefficients c = (A, B, φ) and their slopes:
 // (A'/ρ + B)·sym(f Rᵀ) − aφ'/ρ·sym((F×R) Rᵀ) + ((R·f)B'/ρ + Gφ'/ρ)·R Rᵀ
 // + ((R·f)B + Gφ)·I (the twist's aφF is skew).
-SF_INLINE void kelvinletAddSymmetricGradient(int i, vec3 R, uint, SF_INOUT(mat3) S) {
+SF_INLINE void kelvinletAddSymmetricGradient(int i, vec3 R, uint, float, SF_INOUT(mat3) S) {
     vec3 slope;
     vec3 c = kelvinletCoefficients(i, dot(R, R), slope);
     vec3 f = tools[i].grabLoad;
