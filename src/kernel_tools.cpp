@@ -104,9 +104,7 @@ double fieldLength(const ToolMotion& m) {
     if (kindTraits(m.kind).profiled)
         return m.profile == KelvinletProfile::BiLaplacian ? kernel::kBiLaplacianFieldLength * m.outerRadius
                                                            : m.outerRadius;
-    const double shell = std::max(m.outerRadius - std::min(m.innerRadius, m.outerRadius), 1e-3 * m.outerRadius);
-    const bool kinked = m.falloff == Falloff::Linear || m.falloff == Falloff::Sharp;
-    return shell / double(kinked ? kernel::kKinkedShellFieldLengths : kernel::kSmoothShellFieldLengths);
+    return kernel::shellFieldLength(m.innerRadius, m.outerRadius, kernelShape(m));
 }
 
 // Loads calibrated at μ = 1 so that the tip follows the tool; the field is then

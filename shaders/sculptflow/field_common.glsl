@@ -61,16 +61,6 @@ vec4 falloffKinks(int i) {
     return vec4(rIn, (falloff == kFalloffSharp ? 2.0f : 1.0f) / width, rOut, falloff == kFalloffLinear ? 1.0f / width : 0.0f);
 }
 
-// The length over which affine tool i's falloff changes: a share of its shell,
-// smaller for the kinked falloffs (the step limits' field length; toolStepLimit).
-float falloffFieldLength(int i) {
-    float rOut = tools[i].outerRadius;
-    float shell = max(rOut - min(tools[i].innerRadius, rOut), 1.0e-3f * rOut);
-    int falloff = toolShape(i);
-    bool kinked = falloff == kFalloffLinear || falloff == kFalloffSharp;
-    return shell / (kinked ? kKinkedShellFieldLengths : kSmoothShellFieldLengths);
-}
-
 // The steepest tool i's falloff is within `reach` of dist, |dw/d(dist)|: |w'(u)| is
 // unimodal for every profile (smooth and smoother peak at u = ½, linear and sharp
 // are monotone), so over an interval it peaks at an end or at ½.

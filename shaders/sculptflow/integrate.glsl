@@ -172,12 +172,10 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             if (reachesEnd) {
                 s = segmentEnd;
                 sLow = 0.0f;
-            } else {
-                addCompensated(s, sLow, hStep);
-            }
-            if (reachesEnd) {
                 running = nextSegment(s, ends, segmentEnd, mask);
                 if (fixedStepMethod) h = (segmentEnd - s) / float(max(settings.fixedSteps, 1));
+            } else {
+                addCompensated(s, sLow, hStep);
             }
             // The field jumps at a breakpoint, so k1 is evaluated afresh there.
             if (running && (!method.fsal || (breakpoints && reachesEnd))) {

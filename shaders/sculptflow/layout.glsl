@@ -14,6 +14,14 @@
 #define SF_INLINE
 #define SF_PRECISE precise
 #endif
+// A function the host calls too, outside Kernel: double on the host, float in GLSL.
+#ifdef __cplusplus
+#define SF_HOST_REAL double
+#define SF_SHARED_FUNCTION inline
+#else
+#define SF_HOST_REAL float
+#define SF_SHARED_FUNCTION
+#endif
 
 // Two hands, each with its seven mirrored copies under xyz symmetry (spec §3.4):
 // kMaxTools in stroke.hpp.
@@ -78,9 +86,19 @@ const float kBiLaplacianFieldLength = 0.5f;
 // while seed 11352's, 3.2×, missed by 1.3 tol (docs/solver.md, item 4).
 const float kFloorOverVertexLimit = 2.0f;
 // An affine flow's field length is its shell over this many, more for the kinked
-// falloffs, whose steps across a kink err most (falloffFieldLength, fieldLength).
+// falloffs, whose steps across a kink err most (shellFieldLength, kinds.glsl).
 const float kSmoothShellFieldLengths = 4.0f;
 const float kKinkedShellFieldLengths = 6.0f;
+
+// The length over which an affine tool's falloff changes, for the step limits: a
+// share of its shell, smaller for the kinked falloffs. The host's toolStepLimit
+// takes it in double, an affine flow's stepLimit in float.
+SF_SHARED_FUNCTION SF_HOST_REAL shellFieldLength(SF_HOST_REAL rIn, SF_HOST_REAL rOut, int falloff) {
+    SF_HOST_REAL shell = max(rOut - min(rIn, rOut), SF_HOST_REAL(1.0e-3) * rOut);
+    bool kinked = falloff == kFalloffLinear || falloff == kFalloffSharp;
+    return shell / SF_HOST_REAL(kinked ? kKinkedShellFieldLengths : kSmoothShellFieldLengths);
+}
+
 
 // The share of the tolerance that all of a vertex's kink crossings may spend
 // together (kinkAllowance in controller.glsl).

@@ -5,17 +5,13 @@
 // steppers.glsl plus a row here (and its name in the public enum, in row order).
 //
 // Compiles as GLSL and as C++, like layout.glsl. The host's columns are double in
-// C++, so that a calibration written 0.68 is exactly the double 0.68 it always
+// C++ (SF_HOST_REAL, layout.glsl), so that a calibration written 0.68 is exactly the double 0.68 it always
 // was; the name exists in C++ only (GLSL has no strings).
 
 #ifdef __cplusplus
 #define SF_HOST_NAME(name) name,
-#define SF_HOST_REAL double
-#define SF_SHARED_FUNCTION inline
 #else
 #define SF_HOST_NAME(name)
-#define SF_HOST_REAL float
-#define SF_SHARED_FUNCTION
 #endif
 
 // Rows, in the order of sculptflow::Method.

@@ -36,7 +36,7 @@ SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepSh
     vec3 relative = k1 - tools[i].translation;
     float radial = dist > 0.0f ? abs(dot(R, relative)) / dist : length(relative);
     float outside = max(max(tools[i].innerRadius - dist, dist - tools[i].outerRadius), 0.0f);
-    float shellLength = falloffFieldLength(i);
+    float shellLength = shellFieldLength(tools[i].innerRadius, tools[i].outerRadius, toolShape(i));
     float reach = sqrt(outside * outside + shellLength * shellLength);
     if (radial > 0.0f) travel = min(travel, stepShare * settings.stepLimitTravel * reach / radial);
 }
