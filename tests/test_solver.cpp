@@ -203,6 +203,38 @@ TEST(Solver, TheAttemptBudgetIsPlannedFromTheMovesStepLimit) {
     EXPECT_LE(capped(planned), 1);
 }
 
+// At tol 0.003 on the built-in sphere the estimates of tsit5's steps (and bs32's
+// second-pass checks) reach their stages' float rounding, which a shorter step does
+// not lower: held to tol·h alone, a vertex that shrank to h_min stayed there until
+// the attempt cap (tsit5: 10,158 of 10,242 vertices; bs32: 128), then finished with
+// one RK4 step per segment. Held to its rounding floor once clamped
+// (stepAllowance), a vertex finishes its path: flagged MIN_STEP_CLAMPED as before,
+// not capped, and close to the double ground truth; an unflagged one is within tol.
+TEST(Solver, ClampedVerticesFinishAtTheRoundingFloor) {
+    const Stroke stroke = defaultStroke();
+    const Mesh mesh = defaultMesh(stroke);
+    std::vector<glm::vec3> points;
+    for (size_t i = 0; i < mesh.positions.size(); i += 16) points.push_back(mesh.positions[i] / float(stroke.voxelSize));
+    const Move move = moveToolMotion(stroke);
+    const GroundTruth truth = groundTruth(move, points);
+    for (Method method : {Method::Bs32, Method::Tsit5}) {
+        SolverOptions options{.method = method, .tolerance = 0.003};
+        options.maxIterations = plannedAttempts(options, {&move, 1});
+        const CpuSolution sol = solveOnCpu(move, points, options);
+        EXPECT_LE(sol.report.iterationCap, points.size() / 100) << methodName(method);
+        double worstClamped = 0.0;
+        for (size_t i = 0; i < points.size(); ++i) {
+            const double error = glm::length(glm::dvec3(sol.positions[i]) - truth.positions[i]);
+            if (sol.statistics[i].flags & kernel::kFlagMinStepClamped) worstClamped = std::max(worstClamped, error);
+            else if (sol.statistics[i].flags == 0)
+                EXPECT_LE(error, options.tolerance) << methodName(method) << " vertex " << i;
+        }
+        // Float-limited, so not within tol, but solved: 0.0048 (bs32) and 0.0050 voxel (tsit5)
+        // measured; capped, tsit5's ended up to 97.9 voxels off (issue 44).
+        EXPECT_LE(worstClamped, 3.0 * options.tolerance) << methodName(method);
+    }
+}
+
 TEST(Solver, InvalidToolsAreRefusedByName) {
     std::vector<glm::vec3> points = {{0.0f, 0.0f, 0.0f}};
     ToolMotion bad = kelvinletMotion(100.0, {300.0, 0.0, 0.0});

@@ -48,9 +48,24 @@ float passHMax(PassControl pass) {
     return max(settings.hMax * pass.stepShare, settings.hMin);
 }
 
-// Accept when the error per unit step is within tolerance: err ≤ tol·h.
-bool stepWithinTolerance(float error, float h, float tolerance) {
-    return error <= tolerance * h; // false for NaN
+// What a step's error may be: tol·h, and once the pass has accepted a step at h_min
+// over that (MIN_STEP_CLAMPED, so the vertex is flagged), also the rounding its
+// error carries where that is more: kVelocityRounding·|Δ| times the estimate's
+// weights, Σ|b − b̂| (a second pass that judges on the Simpson check alone, bs32's,
+// the check's, 2). Below that floor the error says nothing of the step's
+// truncation, and a shorter step carries the same rounding: held to tol·h alone,
+// the pass stayed at h_min until the attempt cap (bs32 and tsit5 at tol 0.003);
+// held to the floor, it finishes the path at the steps float resolves.
+float stepAllowance(float h, vec3 increment, PassControl pass, bool clamped) {
+    MethodTraits method = methodTraits(solverMethod);
+    bool checkAlone = pass.ownError && method.boundEstimateWeight == 0.0f;
+    float weights = checkAlone ? 2.0f * method.boundCheckWeight : method.estimateWeightSum;
+    float roundingFloor = clamped ? kVelocityRounding * weights * length(increment) : 0.0f;
+    return max(pass.tolerance * h, roundingFloor);
+}
+
+bool stepWithinTolerance(float error, float allowed) {
+    return error <= allowed; // false for NaN
 }
 
 // A step across a kink of an affine flow's falloff: a bound on its error, one on
@@ -107,16 +122,17 @@ float kinkAllowance(float h, uint crossings, PassControl pass) {
     return pass.tolerance * max(h, kKinkBudget / ((n + 1.0f) * (n + 2.0f)));
 }
 
-// h_new = h·clamp(safety·(tol·h/err)^(1/q), shrinkMin, growMax), kept in [hMin, hMax].
-// A rejected step never grows; a non-finite error shrinks as far as allowed.
-float nextStepSize(float h, float error, bool accepted, PassControl pass) {
+// h_new = h·clamp(safety·(allowed/err)^(1/q), shrinkMin, growMax), kept in [hMin,
+// hMax], allowed the step's stepAllowance. A rejected step never grows; a
+// non-finite error shrinks as far as allowed.
+float nextStepSize(float h, float error, float allowed, bool accepted, PassControl pass) {
     float factor = settings.growMax;
     if (!(error < kHugeError)) {
         factor = settings.shrinkMin;
     } else if (error > 0.0f) {
         MethodTraits method = methodTraits(solverMethod);
         float order = pass.ownError ? min(float(method.order), kSimpsonCheckOrder) : method.estimateOrder; // err/h ∝ h^order
-        factor = settings.safety * pow(pass.tolerance * h / error, 1.0f / order);
+        factor = settings.safety * pow(allowed / error, 1.0f / order);
     }
     float growLimit = accepted ? settings.growMax : 1.0f;
     factor = clamp(factor, settings.shrinkMin, growLimit);

@@ -118,7 +118,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         result.evaluations += uint(method.evaluations);
         bool finiteStep = allFinite(step.y);
         // Across a kink the estimate holds the kink's part too, which kink.error bounds
-        // and kinkAllowance judges: the rest is held to tol·h as everywhere else.
+        // and kinkAllowance judges: the rest is held to stepAllowance as everywhere else.
         KinkCrossing kink = method.adaptive && finiteStep ? kinkCrossing(x, s, k1, step.y, hStep) : KinkCrossing(0.0f, 0.0f, 1.0f);
         // The bound's error of the step, its kink's part aside (boundStepError): after
         // acceptance, or (pass.ownError) before, to accept on.
@@ -135,7 +135,8 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         float ownError = ownCheck ? ownErrorOfCheck(boundError, hStep, growthRate) : boundError;
         float error = !finiteStep ? kHugeError : pass.ownError ? ownError : max(step.error - kink.error, 0.0f);
         float allowance = kinkAllowance(hStep, kinkCrossings, pass);
-        bool withinTolerance = stepWithinTolerance(error, hStep, pass.tolerance) && kink.error <= allowance;
+        float allowedError = stepAllowance(hStep, step.increment, pass, (result.flags & kFlagMinStepClamped) != 0u);
+        bool withinTolerance = stepWithinTolerance(error, allowedError) && kink.error <= allowance;
         // At h_min a step that reaches the segment's end is its rest, which the
         // rounding of s can leave a hair over h_min: it is at the minimum all the same.
         bool atMinimum = hStep <= settings.hMin || h <= settings.hMin;
@@ -191,7 +192,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         } else {
             result.rejectedSteps += 1u;
         }
-        if (!fixedStepMethod) h = nextStepSize(hStep, error, withinTolerance, pass);
+        if (!fixedStepMethod) h = nextStepSize(hStep, error, allowedError, withinTolerance, pass);
         // Land just short of the kink: the next step meets it at θ ≈ 0, where its error
         // (kinkSlope·θ·|Δ|h²) vanishes, rather than shrinking every step about it. A kink
         // nearer than h_min is landed on by a sliver (a step of h_min would meet it anywhere

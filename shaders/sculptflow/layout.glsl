@@ -74,6 +74,12 @@ const float kResolveTarget = 0.5f;
 // That pass accepts on the bound's error of each step, whose Simpson check is off by
 // O(h⁵) (simpsonCheck), so err/h ∝ h^min(order, 4) sets its step rule (nextStepSize).
 const float kSimpsonCheckOrder = 4.0f;
+// A velocity's rounding in float, relative to its size: a step's estimate and its
+// check are weighted sums of stage velocities, so they carry up to this times their
+// weights' absolute sum times |v| of rounding, which no shorter step lowers
+// (stepAllowance). A bi-scale Kelvinlet's X_ε − X_ε₁ cancels, which raises it: up
+// to 2.5e-6 measured, a third of this (docs/solver.md, "The rounding floor").
+const float kVelocityRounding = 7.6293945e-6f; // 2^-17
 // A vertex's carried error bound (continuous mode: from one segment to the next)
 // once a segment could not certify it: later segments neither carry nor act on it.
 const float kBoundLost = -1.0f;
