@@ -196,6 +196,23 @@ TEST(GeneratedStrokes, AVertexCarriedPastASmallToolIsNotSteppedOver) {
     expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
 }
 
+// Seed 20960: an affine flow turning 128° in place (a 6-voxel smooth shell) while
+// the other hand's Kelvinlet drags its vertices 112 voxels. A vertex 20 voxels
+// outside the shell, moving along it, was allowed 1.5·sqrt(20² + ℓ²) of radial
+// travel a step, and crossed the shell in one step that its estimate put at 1/35
+// of its error (rk4dbl 4.1× tol at 0.1, 2.1× at 0.3). The limit now takes the
+// distance to the shell plus 1.5 field lengths, and the other tool's part of the
+// motion whole.
+TEST(GeneratedStrokes, AVertexCarriedIntoAnAffineFlowsShellIsNotSteppedAcrossIt) {
+    SweepOptions options;
+    options.tolerances = {0.3, 0.1};
+    options.methods = {Method::Rk4Double, Method::Dp45, Method::Tsit5};
+    options.amplification = false;
+    const GeneratedCase c = generateCase(20960);
+    ASSERT_EQ(c.stroke.tools.size(), 2u);
+    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+}
+
 // Continuous mode carries each vertex's error bound from segment to segment
 // (makeSegmentKernel): seed 85 drags a truncated affine hand fast through its thin
 // falloff, whose end moves with each segment's start, and later segments stretched
