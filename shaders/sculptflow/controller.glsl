@@ -50,16 +50,17 @@ float passHMax(PassControl pass) {
 
 // What a step's error may be: tol·h, and once the pass has accepted a step at h_min
 // over that (MIN_STEP_CLAMPED, so the vertex is flagged), also the rounding its
-// error carries where that is more: kVelocityRounding·|Δ| times the estimate's
-// weights, Σ|b − b̂| (a second pass that judges on the Simpson check alone, bs32's,
-// the check's, 2). Below that floor the error says nothing of the step's
-// truncation, and a shorter step carries the same rounding: held to tol·h alone,
-// the pass stayed at h_min until the attempt cap (bs32 and tsit5 at tol 0.003);
-// held to the floor, it finishes the path at the steps float resolves.
+// error carries where that is more: kVelocityRounding·|Δ| times the weights of what
+// the pass judges on, the estimate's Σ|b − b̂| or (a second pass) the larger of its
+// bound's weighted terms, the Simpson check's weights summing to 2. Below that floor
+// the error says nothing of the step's truncation, and a shorter step carries the
+// same rounding: held to tol·h alone, the pass stayed at h_min until the attempt cap
+// (bs32 and tsit5 at tol 0.003); held to the floor, it finishes the path at the
+// steps float resolves.
 float stepAllowance(float h, vec3 increment, PassControl pass, bool clamped) {
     MethodTraits method = methodTraits(solverMethod);
-    bool checkAlone = pass.ownError && method.boundEstimateWeight == 0.0f;
-    float weights = checkAlone ? 2.0f * method.boundCheckWeight : method.estimateWeightSum;
+    float weights = pass.ownError ? max(method.boundEstimateWeight * method.estimateWeightSum, 2.0f * method.boundCheckWeight)
+                                  : method.estimateWeightSum;
     float roundingFloor = clamped ? kVelocityRounding * weights * length(increment) : 0.0f;
     return max(pass.tolerance * h, roundingFloor);
 }
