@@ -125,9 +125,8 @@ void setKelvinletLoads(kernel::Tool& t, const ToolMotion& m) {
     t.kelvinScale = float(2.0 * (a / 4.0) - a); // 2b₀ − a, b₀ = b at ν = 0
 }
 
-// A vertex's own step limit is kVertexStepLimit / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²))
-// (stepLimit in controller.glsl) at the default maxToolMotionPerStep, and scales with it.
-constexpr double kVertexStepLimit = 2.4;
+// The vertex's own step limit, kernel::kVertexStepLimit at the default
+// maxToolMotionPerStep, scales with it.
 constexpr double kDefaultToolMotionPerStep = 1.5;
 
 } // namespace
@@ -157,23 +156,35 @@ kernel::Tool makeKernelTool(const ToolMotion& m) {
 // error (spec §6: DP45 reached 2.2 voxels at tol 0.1 on test0). One unit of s moves
 // the tool by N = |d|/ℓ + |r| + |λ|; a step of h moves it by h·N, with ℓ the length
 // over which the field changes (fieldLength).
+//
+// An affine flow's field changes across its shell, which its scaling moves by
+// r_out·|λ| a unit of s, not ε·|λ|: r_out/ℓ ≥ 4 field lengths per unit of λ. Its
+// turning moves no shell (a sphere), but a step that turns the tool by φ bends the
+// path off the stages' straight predictions by up to r_out·φ²/2, so φ is held to
+// where that is within the limit's field lengths: seed 20888 (a 143° turn in a
+// smooth 10.6-voxel shell) turned 0.64 rad a step, 2.1 field lengths off, and
+// dp45's estimate was 6–11× below each step's error.
 double toolStepLimit(const Move& move, const SolverOptions& options) {
     double limit = 1.0;
     double flows = 0.0; // affine flows' motions add: where they overlap, their changes do
-    const auto motionOf = [](const ToolMotion& m) {
-        return glm::length(m.translation) / fieldLength(m) + glm::length(m.rotation) + std::abs(m.logScale);
-    };
+    const double maxMotion = options.maxToolMotionPerStep;
     for (const ToolMotion& m : move.tools) {
+        const double length = fieldLength(m);
+        const double turn = glm::length(m.rotation);
+        const double travel = glm::length(m.translation) / length + turn;
         switch (m.kind) {
         case ToolKind::Kelvinlet:
-            if (const double motion = motionOf(m); motion > 0.0)
-                limit = std::min(limit, options.maxToolMotionPerStep / motion);
+            if (const double motion = travel + std::abs(m.logScale); motion > 0.0)
+                limit = std::min(limit, maxMotion / motion);
             break;
         case ToolKind::Affine: break; // truncated affine flows are smooth in s
-        case ToolKind::AffineFlow: flows += motionOf(m); break;
+        case ToolKind::AffineFlow:
+            flows += travel + std::abs(m.logScale) * m.outerRadius / length;
+            if (turn > 0.0) limit = std::min(limit, std::sqrt(2.0 * maxMotion * length / m.outerRadius) / turn);
+            break;
         }
     }
-    if (flows > 0.0) limit = std::min(limit, options.maxToolMotionPerStep / flows);
+    if (flows > 0.0) limit = std::min(limit, maxMotion / flows);
     return limit;
 }
 
@@ -202,7 +213,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.hMin = float(options.hMin);
     k.settings.hMax = float(hMax);
     k.settings.stepLimitFloor = float(floor);
-    k.settings.stepLimitScale = float(kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
+    k.settings.stepLimitScale = float(kernel::kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
     k.settings.stepLimitTravel = float(options.maxToolMotionPerStep);
     k.settings.safety = float(controllerSafety(options));
     k.settings.shrinkMin = float(options.shrinkMin);

@@ -155,6 +155,9 @@ bool usesVertexStepLimit() {
 // limit, a bound and so short, gives way to stepLimitFloor, the whole move's limit,
 // but to at most kFloorOverVertexLimit times itself: a move short against its
 // tool's field length has a long floor, which a vertex by the tip cannot take.
+// Nor past h·rate = the method's stability interval (rate bounds |∂v/∂x|): beyond
+// it the step amplifies what it should damp, and its estimate (dp45's 5–50× below
+// its error on the long sweep's misses) no longer describes the step.
 // Truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
 // segment, so no mask is read). docs/solver.md has the measurements. An affine
 // flow's field changes as its falloff shell passes, which the floor already
@@ -173,7 +176,8 @@ float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
         SF_SWITCH_KIND(toolKind(i), StepLimit, (i, x, s, k1, pass.stepShare, rate, travel, atFloor))
     float floor = settings.stepLimitFloor * pass.stepShare;
     float own = rate > 0.0f ? pass.stepShare * settings.stepLimitScale / rate : passHMax(pass);
-    float limit = max(min(floor, kFloorOverVertexLimit * own), own);
+    float stable = methodTraits(solverMethod).stabilityInterval / kVertexStepLimit;
+    float limit = max(min(floor, min(kFloorOverVertexLimit, stable) * own), own);
     if (atFloor) limit = floor;
     // The travel bound may ask for less than h_min, the step every attempt is
     // guaranteed (spec §4); a step at h_min that misses is flagged as any other.

@@ -87,9 +87,13 @@ const float kBoundLost = -1.0f;
 // The length over which a bi-Laplacian Kelvinlet's field changes, in ε: its core is
 // half as wide as the other profiles' (fieldLength in kernel_tools.cpp, stepLimit).
 const float kBiLaplacianFieldLength = 0.5f;
+// A vertex's own step limit is this over its field's rate of change at the vertex,
+// |∂v/∂x| + 3|v − d|/√(|R|² + ε²) (stepLimit), at the default maxToolMotionPerStep.
+const float kVertexStepLimit = 2.4f;
 // The move's step limit may carry a vertex past its own by at most this factor
 // (stepLimit): the recordings' floors are within 1.65× of their tip vertices' own,
-// while seed 11352's, 3.2×, missed by 1.3 tol (docs/solver.md, item 4).
+// while seed 11352's, 3.2×, missed by 1.3 tol (docs/solver.md, item 4); and by
+// no more than the method's stability interval allows.
 const float kFloorOverVertexLimit = 2.0f;
 // An affine flow's field length is its shell over this many, more for the kinked
 // falloffs, whose steps across a kink err most (shellFieldLength, kinds.glsl).
