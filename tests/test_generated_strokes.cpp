@@ -246,6 +246,34 @@ TEST(GeneratedStrokes, AnAffineFlowsTurnIsHeldToItsShell) {
     expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
 }
 
+// Seed 21003: a vertex 0.2 voxel outside a sharp falloff's r_in turns with the
+// flow 0.52 rad a step. Its path never meets the kink, but each step's chord, which
+// the stages follow, passes a voxel inside it: dp45 ended 1.13 and 1.37 tol off at
+// tol 0.1 and 0.03, unflagged. kinkCrossing counts both of the chord's crossings.
+TEST(GeneratedStrokes, AChordThatDipsAcrossAKinkCountsItsCrossings) {
+    SweepOptions options;
+    options.tolerances = {0.1, 0.03};
+    options.methods = {Method::Dp45};
+    options.amplification = false;
+    const GeneratedCase c = generateCase(21003);
+    ASSERT_EQ(c.stroke.tools.size(), 2u);
+    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+}
+
+// Seed 21339: a bi-Laplacian Kelvinlet, whose field changes over half its ε. The
+// vertex's own step limit anticipated a passing tip in radii of ε, not of that
+// field length, as its travel bound already did: rk4dbl ended 1.25 tol off at tol
+// 0.03, unflagged.
+TEST(GeneratedStrokes, ABiLaplaciansTipIsAnticipatedOverItsFieldLength) {
+    SweepOptions options;
+    options.tolerances = {0.03};
+    options.methods = {Method::Rk4Double, Method::Tsit5};
+    options.amplification = false;
+    const GeneratedCase c = generateCase(21339);
+    ASSERT_EQ(c.family, "kelvinlet/bi-laplacian");
+    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+}
+
 // Continuous mode carries each vertex's error bound from segment to segment
 // (makeSegmentKernel): seed 85 drags a truncated affine hand fast through its thin
 // falloff, whose end moves with each segment's start, and later segments stretched

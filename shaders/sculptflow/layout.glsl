@@ -88,7 +88,7 @@ const float kBoundLost = -1.0f;
 // half as wide as the other profiles' (fieldLength in kernel_tools.cpp, stepLimit).
 const float kBiLaplacianFieldLength = 0.5f;
 // A vertex's own step limit is this over its field's rate of change at the vertex,
-// |∂v/∂x| + 3|v − d|/√(|R|² + ε²) (stepLimit), at the default maxToolMotionPerStep.
+// |∂v/∂x| + 3|v − d|/√(|R|² + ℓ²) (stepLimit), at the default maxToolMotionPerStep.
 const float kVertexStepLimit = 2.4f;
 // The move's step limit may carry a vertex past its own by at most this factor
 // (stepLimit): the recordings' floors are within 1.65× of their tip vertices' own,
@@ -162,7 +162,7 @@ struct SolverSettings {
     float growMax;   // upper limit of h_new/h
     int fixedSteps;  // kMethodRk4: steps per segment
     float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
-    float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ε²)) (stepLimit)
+    float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ℓ²)) (stepLimit)
     float requestedTolerance; // voxels, before the method's calibration: what the error bound and solverVerify hold a vertex to
     float stepLimitTravel;   // a vertex moves at most this many field lengths against a Kelvinlet a step (stepLimit)
 };

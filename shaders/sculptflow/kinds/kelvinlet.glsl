@@ -267,17 +267,17 @@ SF_INLINE void kelvinletSphereReach(int i, vec3 centre, float radius, float delt
 }
 
 // stepLimit (controller.glsl says why): its field's rate of change at the vertex,
-// |∂v/∂x| + 3|v − d|/√(|R|² + ε²), adds to `rate`, and no step carries the vertex
-// further against the tool than stepShare·stepLimitTravel field lengths, widened
-// to √(|R|² + ℓ²) away from it.
+// |∂v/∂x| + 3|v − d|/√(|R|² + ℓ²) with ℓ its field length, adds to `rate`, and no
+// step carries the vertex further against the tool than stepShare·stepLimitTravel
+// field lengths, widened to √(|R|² + ℓ²) away from it.
 SF_INLINE void kelvinletStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float) rate,
                                   SF_INOUT(float) travel, SF_INOUT(bool)) {
     vec3 R = toolOffset(i, x, s);
     float eps = tools[i].outerRadius;
     float relative = length(k1 - tools[i].translation);
-    rate += kelvinletGradient(i, R) + 3.0f * relative * inversesqrt(dot(R, R) + eps * eps);
     float fieldLength = toolShape(i) == kProfileBiLaplacian ? kBiLaplacianFieldLength * eps : eps;
     float reach = sqrt(dot(R, R) + fieldLength * fieldLength);
+    rate += kelvinletGradient(i, R) + 3.0f * relative / reach;
     if (relative > 0.0f) travel = min(travel, stepShare * settings.stepLimitTravel * reach / relative);
 }
 
