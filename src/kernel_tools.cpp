@@ -213,7 +213,8 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.hMin = float(options.hMin);
     k.settings.hMax = float(hMax);
     k.settings.stepLimitFloor = float(floor);
-    k.settings.stepLimitScale = float(kernel::kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
+    k.settings.stepLimitScale =
+        float(kernel::kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
     k.settings.stepLimitTravel = float(options.maxToolMotionPerStep);
     k.settings.safety = float(controllerSafety(options));
     k.settings.shrinkMin = float(options.shrinkMin);

@@ -50,6 +50,17 @@ void expectMostCompared(const std::vector<std::pair<size_t, size_t>>& counts) {
     EXPECT_GT(compared, solved * 3 / 4) << "most vertices flagged: the comparison says little";
 }
 
+// The case's runs with these methods at these tolerances (without the sweep's
+// amplification probe) keep the contract.
+void expectPlainRunsWithinTolerance(const GeneratedCase& c, std::vector<Method> methods,
+                                    std::vector<double> tolerances) {
+    SweepOptions options;
+    options.methods = std::move(methods);
+    options.tolerances = std::move(tolerances);
+    options.amplification = false;
+    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+}
+
 SweepOptions atTolerance(double tolerance) {
     SweepOptions options;
     options.tolerances = {tolerance};
@@ -206,13 +217,9 @@ TEST(GeneratedStrokes, AVertexCarriedPastASmallToolIsNotSteppedOver) {
 // distance to the shell plus 1.5 field lengths, and the other tool's part of the
 // motion whole.
 TEST(GeneratedStrokes, AVertexCarriedIntoAnAffineFlowsShellIsNotSteppedAcrossIt) {
-    SweepOptions options;
-    options.tolerances = {0.3, 0.1};
-    options.methods = {Method::Rk4Double, Method::Dp45, Method::Tsit5};
-    options.amplification = false;
     const GeneratedCase c = generateCase(20960);
     ASSERT_EQ(c.stroke.tools.size(), 2u);
-    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+    expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.3, 0.1});
 }
 
 // Seed 20208: a 7-voxel pull of an 11.9-voxel bi-scale Kelvinlet turning 91°. The
@@ -221,29 +228,20 @@ TEST(GeneratedStrokes, AVertexCarriedIntoAnAffineFlowsShellIsNotSteppedAcrossIt)
 // estimate: dp45 ended 1.17 and 1.64 tol off at tol 0.3 and 0.1, unflagged. The
 // floor now stops at the method's stability interval (stepLimit).
 TEST(GeneratedStrokes, NoStepGoesPastTheMethodsStabilityInterval) {
-    SweepOptions options;
-    options.tolerances = {0.3, 0.1};
-    options.methods = {Method::Dp45, Method::Tsit5};
-    options.amplification = false;
     const GeneratedCase c = generateCase(20208);
     ASSERT_EQ(c.family, "kelvinlet/bi-scale");
-    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+    expectPlainRunsWithinTolerance(c, {Method::Dp45, Method::Tsit5}, {0.3, 0.1});
 }
 
 // Seed 21201: an affine flow turning 180° with a smoother 19-voxel shell at 20-39
 // voxels. A step turned it 1.1 rad, and the stages' straight predictions could leave
 // the circle by r_out·φ²/2 = 24 voxels, five field lengths of the shell: dp45's
 // estimate was 4-8× below each step's error, 1.36 and 1.16 tol at tol 0.3 and 0.1,
-// unflagged.
-// toolStepLimit now holds the turn a step to what keeps that within the limit.
+// unflagged. toolStepLimit now holds the turn a step to what keeps that within the limit.
 TEST(GeneratedStrokes, AnAffineFlowsTurnIsHeldToItsShell) {
-    SweepOptions options;
-    options.tolerances = {0.3, 0.1};
-    options.methods = {Method::Rk4Double, Method::Dp45, Method::Tsit5};
-    options.amplification = false;
     const GeneratedCase c = generateCase(21201);
     ASSERT_EQ(c.family, "affine-flow/smoother");
-    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+    expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.3, 0.1});
 }
 
 // Seed 21003: a vertex 0.2 voxel outside a sharp falloff's r_in turns with the
@@ -251,13 +249,9 @@ TEST(GeneratedStrokes, AnAffineFlowsTurnIsHeldToItsShell) {
 // the stages follow, passes a voxel inside it: dp45 ended 1.13 and 1.37 tol off at
 // tol 0.1 and 0.03, unflagged. kinkCrossing counts both of the chord's crossings.
 TEST(GeneratedStrokes, AChordThatDipsAcrossAKinkCountsItsCrossings) {
-    SweepOptions options;
-    options.tolerances = {0.1, 0.03};
-    options.methods = {Method::Dp45};
-    options.amplification = false;
     const GeneratedCase c = generateCase(21003);
     ASSERT_EQ(c.stroke.tools.size(), 2u);
-    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+    expectPlainRunsWithinTolerance(c, {Method::Dp45}, {0.1, 0.03});
 }
 
 // Seed 21339: a bi-Laplacian Kelvinlet, whose field changes over half its ε. The
@@ -265,13 +259,9 @@ TEST(GeneratedStrokes, AChordThatDipsAcrossAKinkCountsItsCrossings) {
 // field length, as its travel bound already did: rk4dbl ended 1.25 tol off at tol
 // 0.03, unflagged.
 TEST(GeneratedStrokes, ABiLaplaciansTipIsAnticipatedOverItsFieldLength) {
-    SweepOptions options;
-    options.tolerances = {0.03};
-    options.methods = {Method::Rk4Double, Method::Tsit5};
-    options.amplification = false;
     const GeneratedCase c = generateCase(21339);
     ASSERT_EQ(c.family, "kelvinlet/bi-laplacian");
-    expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(c, options))});
+    expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Tsit5}, {0.03});
 }
 
 // Continuous mode carries each vertex's error bound from segment to segment

@@ -122,8 +122,9 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
                 float radial = max(abs(r1 - r0), startRate * h);
                 addKinkCrossing(crossing, jump * radial * u * h, clamp((radius - r0) / (r1 - r0), 0.0f, 1.0f));
             } else if (r0 > radius && rNearest < radius) {
-                float halfChord = sqrt(radius * radius - rNearest * rNearest); // nearest point to each crossing
-                float size = jump * (halfChord / radius * chordLength) * u * h;  // ṙ·h there: |chord|·sin of its angle to the sphere
+                // From the nearest point to each crossing; there ṙ·h = |chord|·halfChord/radius.
+                float halfChord = sqrt(radius * radius - rNearest * rNearest);
+                float size = jump * (halfChord / radius * chordLength) * u * h;
                 addKinkCrossing(crossing, size, clamp(nearest - halfChord / chordLength, 0.0f, 1.0f));
                 addKinkCrossing(crossing, size, clamp(nearest + halfChord / chordLength, 0.0f, 1.0f));
             }

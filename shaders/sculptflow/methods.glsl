@@ -43,8 +43,8 @@ struct MethodTraits {
     float boundEstimateWeight;    // the bound adds max(this × the estimate,
     float boundCheckWeight;       //   this × the Simpson check) a step (steppers.glsl, boundStepError)
     int boundEvaluations;         // the check's, per step: 0 where the stepper has its midpoint
-    float estimateWeightSum;      // Σ|b − b̂| over the stages: how strongly their rounding reaches the estimate (stepAllowance)
-    float stabilityInterval;      // the largest x with |R(−x)| ≤ 1, R the stability polynomial: no step goes further (stepLimit)
+    float estimateWeightSum;      // Σ|b − b̂|: how strongly the stages' rounding reaches the estimate (stepAllowance)
+    float stabilityInterval;      // |R(−x)| ≤ 1 up to this x, R its stability polynomial: caps h·rate (stepLimit)
 };
 
 // Why each calibration has its value, and what measured it: docs/solver.md,
