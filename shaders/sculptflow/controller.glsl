@@ -185,8 +185,9 @@ bool usesVertexStepLimit() {
 // The floor bounds each tool's own travel, stepLimitTravel field lengths a step; a
 // vertex that another tool carries past a Kelvinlet travels against it faster than
 // the Kelvinlet moves. So no step, floor or not, carries a vertex further against
-// a Kelvinlet than stepLimitTravel of its field length (toolStepLimit's), widened to
-// sqrt(|R|² + ℓ²) away from the tool, where the field varies over |R|.
+// a Kelvinlet than kKelvinletTravelShare of stepLimitTravel field lengths (half its
+// reach at the default), widened to sqrt(|R|² + ℓ²) away from the tool, where the
+// field varies over |R|.
 float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
     float rate = 0.0f;
     float travel = passHMax(pass);

@@ -90,6 +90,12 @@ const float kBiLaplacianFieldLength = 0.5f;
 // A vertex's own step limit is this over its field's rate of change at the vertex,
 // |∂v/∂x| + 3|v − d|/√(|R|² + ℓ²) (stepLimit), at the default maxToolMotionPerStep.
 const float kVertexStepLimit = 2.4f;
+// A step carries a vertex against a Kelvinlet at most this share of stepLimitTravel
+// field lengths, widened away from the tool (stepLimit): half of √(|R|² + ℓ²) at the
+// default 1.5. The field's Taylor series about the step's start converges within
+// √(|R|² + ε²) along any line (the roots of |R|² + ε² = 0 lie that far), and an
+// estimate of its leading terms holds only well inside it.
+const float kKelvinletTravelShare = 1.0f / 3.0f;
 // The move's step limit may carry a vertex past its own by at most this factor
 // (stepLimit): the recordings' floors are within 1.65× of their tip vertices' own,
 // while seed 11352's, 3.2×, missed by 1.3 tol (docs/solver.md, item 4); and by
@@ -164,7 +170,7 @@ struct SolverSettings {
     float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
     float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ℓ²)) (stepLimit)
     float requestedTolerance; // voxels, before the method's calibration: what the error bound and solverVerify hold a vertex to
-    float stepLimitTravel;   // a vertex moves at most this many field lengths against a Kelvinlet a step (stepLimit)
+    float stepLimitTravel;   // field lengths a tool moves a step (and kKelvinletTravelShare of it a vertex against one)
 };
 
 // Where one dispatch reads and writes positions: float offsets and strides, so

@@ -268,8 +268,8 @@ SF_INLINE void kelvinletSphereReach(int i, vec3 centre, float radius, float delt
 
 // stepLimit (controller.glsl says why): its field's rate of change at the vertex,
 // |∂v/∂x| + 3|v − d|/√(|R|² + ℓ²) with ℓ its field length, adds to `rate`, and no
-// step carries the vertex further against the tool than stepShare·stepLimitTravel
-// field lengths, widened to √(|R|² + ℓ²) away from it.
+// step carries the vertex further against the tool than stepShare·kKelvinletTravelShare
+// ·stepLimitTravel field lengths, widened to √(|R|² + ℓ²) away from it.
 SF_INLINE void kelvinletStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float) rate,
                                   SF_INOUT(float) travel, SF_INOUT(bool)) {
     vec3 R = toolOffset(i, x, s);
@@ -278,7 +278,8 @@ SF_INLINE void kelvinletStepLimit(int i, vec3 x, float s, vec3 k1, float stepSha
     float fieldLength = toolShape(i) == kProfileBiLaplacian ? kBiLaplacianFieldLength * eps : eps;
     float reach = sqrt(dot(R, R) + fieldLength * fieldLength);
     rate += kelvinletGradient(i, R) + 3.0f * relative / reach;
-    if (relative > 0.0f) travel = min(travel, stepShare * settings.stepLimitTravel * reach / relative);
+    float share = stepShare * kKelvinletTravelShare * settings.stepLimitTravel;
+    if (relative > 0.0f) travel = min(travel, share * reach / relative);
 }
 
 // div v = (A'/ρ)(R·f) + (R·f)(ρ²B'/ρ + 4B) + (2b₀ − a)G(ρ²φ'/ρ + 3φ); the twist is
