@@ -175,7 +175,7 @@ bool usesVertexStepLimit() {
 // but to at most kFloorOverVertexLimit times itself: a move short against its
 // tool's field length has a long floor, which a vertex by the tip cannot take.
 // Nor past h·rate = the method's stability interval (rate bounds |∂v/∂x|): beyond
-// it the step amplifies what it should damp, and its estimate (dp45's 5–50× below
+// it the step amplifies what it should damp, and its estimate (dp45's 4–55× below
 // its error on the long sweep's misses) no longer describes the step.
 // Truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
 // segment, so no mask is read). docs/solver.md has the measurements. An affine
