@@ -103,6 +103,8 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
     KinkCrossing crossing = KinkCrossing(0.0f, 0.0f, 1.0f);
     for (int i = 0; i < toolCount; ++i) {
         if (toolKind(i) != kToolAffineFlow) continue;
+        vec4 kinks = falloffKinks(i);
+        if (!(kinks.y > 0.0f) && !(kinks.w > 0.0f)) continue; // a smooth falloff has none
         vec3 R0 = toolOffset(i, x, s);
         vec3 R1 = toolOffset(i, y, s + h);
         float r0 = length(R0);
@@ -112,7 +114,6 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
         float nearest = chordLength > 0.0f ? clamp(-dot(R0, chord) / (chordLength * chordLength), 0.0f, 1.0f) : 0.0f;
         float rNearest = length(R0 + nearest * chord);
         float u = max(length(affineVelocity(i, R0)), length(affineVelocity(i, R1)));
-        vec4 kinks = falloffKinks(i);
         for (int k = 0; k < 2; ++k) {
             float radius = k == 0 ? kinks.x : kinks.z;
             float jump = k == 0 ? kinks.y : kinks.w;
