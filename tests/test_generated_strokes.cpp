@@ -192,6 +192,15 @@ TEST(GeneratedStrokes, TheFloatFloorTellsRoundingFromTheMethod) {
     ASSERT_GT(missed[0].ratio(), 1.0) << "seed 23126 no longer misses; take another case the method misses";
     EXPECT_GE(missed[0].floatFloor, 0.0) << "the tight solve flagged the vertex";
     EXPECT_FALSE(missed[0].floatLimited()) << "a tight float solve ends " << missed[0].floatFloor << " voxel off";
+
+    // Seed 21802's flow amplifies its start 724×: every tight solve clamps at h_min,
+    // at rounding's floor, and where it ends is that floor.
+    options.methods = {Method::Tsit5};
+    options.tolerances = {0.01};
+    const std::vector<SweepRun> amplified = cli::sweepCase(generateCase(21802), options);
+    ASSERT_EQ(amplified.size(), 1u);
+    ASSERT_GT(amplified[0].ratio(), 1.0) << "seed 21802 no longer misses; take another float-limited case";
+    EXPECT_TRUE(amplified[0].floatLimited()) << "a tight float solve ends " << amplified[0].floatFloor << " voxel off";
 }
 
 // Seed 1503 drags a 10-voxel bi-Laplacian hand beside a 200-voxel bi-scale one,

@@ -46,7 +46,7 @@ struct SweepRun {
     // For a run over tol: how close to the truth float solves of the worst vertex
     // come when the step control is not what limits them (floatFloorSolve, every
     // adaptive method, the closest); -1 where not measured (the run is within tol)
-    // or where each of those solves flagged the vertex.
+    // or where each of those solves was capped or went non-finite.
     double floatFloor = -1.0;
 
     double ratio() const { return maxError / tolerance; }
@@ -56,7 +56,7 @@ struct SweepRun {
 };
 
 // A solve that measures SweepRun::floatFloor: plain, at tol/tighter (100 unless
-// those solves are all flagged) with a quarter of every step limit and room for
+// those solves are all capped) with a quarter of every step limit and room for
 // the steps that takes.
 SolverOptions floatFloorSolve(const SolverOptions& run, double tighter = 100.0);
 
