@@ -283,6 +283,21 @@ TEST(GeneratedStrokes, AVertexCarriedTowardATipStepsWithinHalfItsReach) {
     expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Dp45}, {0.3, 0.1});
 }
 
+// Seed 20888: an affine flow with a smooth falloff (3u² − 2u³), whose second
+// derivative jumps by 6/width² at both radii. A step across either errs by
+// [v'']·h³·E₂(θ), of which dp45's estimate and its Simpson check see a sixth: dp45
+// ended 1.03 tol off at tol 0.01, unflagged. Seed 21117's smoother falloff jumps in
+// its third derivative (tsit5 1.12 tol at 0.01). kinkCrossing bounds kinks of
+// order 2 and 3 as of order 1.
+TEST(GeneratedStrokes, ASmoothFalloffsHigherKinksAreBounded) {
+    const GeneratedCase smooth = generateCase(20888);
+    ASSERT_EQ(smooth.family, "affine-flow/smooth");
+    expectPlainRunsWithinTolerance(smooth, {Method::Dp45}, {0.01});
+    const GeneratedCase smoother = generateCase(21117);
+    ASSERT_EQ(smoother.family, "affine-flow/smoother");
+    expectPlainRunsWithinTolerance(smoother, {Method::Tsit5}, {0.01});
+}
+
 // Continuous mode carries each vertex's error bound from segment to segment
 // (makeSegmentKernel): seed 85 drags a truncated affine hand fast through its thin
 // falloff, whose end moves with each segment's start, and later segments stretched

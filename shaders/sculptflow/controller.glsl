@@ -78,24 +78,34 @@ struct KinkCrossing {
     float first;
 };
 
-// At a kink dv/ds jumps by Δ = [dw/dr]·ṙ·u (u the affine field), and a step that
-// meets it θ into the step errs by Δh²·E(θ), |E(θ)| ≤ min(kinkError, kinkSlope·θ)
-// (methods.glsl), of which the embedded estimates see as little as a hundredth
-// (docs/solver.md, "Kinks"). ṙ is the larger of its value at the step's start,
-// from k1 = v(x, s), and its mean over the chord from r0 to r1; θ is where r
-// crosses the kink's radius on that chord. Simpson's rule errs across the kink
-// by Δh²·K(θ), K its Peano kernel, |K(θ)| ≤ min(1/24, θ/6, (1 − θ)/6), which the
-// check holds beside the step's own.
+float power(float x, int p) {
+    return p == 1 ? x : p == 2 ? x * x : x * x * x;
+}
+
+// At a kink of order p the p-th derivative of v along the path jumps by
+// Δ = [dᵖw/drᵖ]·ṙᵖ·u (u the affine field), and a step that meets it θ into the
+// step errs by Δhᵖ⁺¹·E_p(θ), E_p the step's Peano kernel, |E_p(θ)| ≤
+// min(kinkError_p, kinkSlope·θᵖ/p!) (methods.glsl), of which the embedded
+// estimates and the Simpson check see as little as a hundredth at p = 1 and a
+// sixth at p = 2 and 3 (docs/solver.md, "Kinks"). ṙ is the larger of its value at
+// the step's start, from k1 = v(x, s), and its mean over the chord from r0 to r1;
+// θ is where r crosses the kink's radius on that chord. Simpson's rule errs across
+// the kink by Δhᵖ⁺¹·K_p(θ), K_p its Peano kernel, |K_p(θ)| ≤ min(1/24, 1/324,
+// 1/1152 for p = 1, 2, 3; min(θ, 1 − θ)ᵖ/(6·p!)), which the check holds beside
+// the step's own.
 //
 // A chord whose ends are both outside the kink's radius may still pass inside
 // it, as where a vertex turns with the flow just outside r_in: the stages follow
 // the chord, not the path, so it crosses twice, each at the chord's radial
 // speed there (seed 21003: 0.2 voxel outside a sharp falloff's r_in, turning
 // 0.52 rad a step, dp45 1.37× tol 0.03 unflagged).
-void addKinkCrossing(SF_INOUT(KinkCrossing) crossing, float size, float theta) {
+void addKinkCrossing(SF_INOUT(KinkCrossing) crossing, float jump, float radial, float uh, float theta, int order) {
     MethodTraits method = methodTraits(solverMethod);
-    crossing.error += size * min(method.kinkError, method.kinkSlope * theta);
-    crossing.checkError += size * min(1.0f / 24.0f, min(theta, 1.0f - theta) / 6.0f);
+    float factorial = order == 3 ? 6.0f : float(order);
+    float size = jump * power(radial, order) * uh;
+    float simpsonMax = order == 1 ? 1.0f / 24.0f : order == 2 ? 1.0f / 324.0f : 1.0f / 1152.0f;
+    crossing.error += size * min(method.kinkError[order - 1], method.kinkSlope * power(theta, order) / factorial);
+    crossing.checkError += size * min(simpsonMax, power(min(theta, 1.0f - theta), order) / (6.0f * factorial));
     crossing.first = min(crossing.first, theta);
 }
 
@@ -103,8 +113,8 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
     KinkCrossing crossing = KinkCrossing(0.0f, 0.0f, 1.0f);
     for (int i = 0; i < toolCount; ++i) {
         if (toolKind(i) != kToolAffineFlow) continue;
-        vec4 kinks = falloffKinks(i);
-        if (!(kinks.y > 0.0f) && !(kinks.w > 0.0f)) continue; // a smooth falloff has none
+        FalloffKinks kinks = falloffKinks(i);
+        if (!(kinks.jump.x > 0.0f) && !(kinks.jump.y > 0.0f)) continue; // a step falloff has none
         vec3 R0 = toolOffset(i, x, s);
         vec3 R1 = toolOffset(i, y, s + h);
         float r0 = length(R0);
@@ -113,21 +123,23 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
         float chordLength = length(chord);
         float nearest = chordLength > 0.0f ? clamp(-dot(R0, chord) / (chordLength * chordLength), 0.0f, 1.0f) : 0.0f;
         float rNearest = length(R0 + nearest * chord);
-        float u = max(length(affineVelocity(i, R0)), length(affineVelocity(i, R1)));
+        float uh = max(length(affineVelocity(i, R0)), length(affineVelocity(i, R1))) * h;
         for (int k = 0; k < 2; ++k) {
-            float radius = k == 0 ? kinks.x : kinks.z;
-            float jump = k == 0 ? kinks.y : kinks.w;
-            if (!(jump > 0.0f)) continue;
+            float radius = kinks.radius[k];
+            if (!(kinks.jump[k] > 0.0f) || !(methodTraits(solverMethod).kinkError[kinks.order[k] - 1] > 0.0f)) continue;
             if (r0 != r1 && (r0 - radius) * (r1 - radius) <= 0.0f) {
                 float startRate = r0 > 0.0f ? abs(dot(R0, k1 - tools[i].translation)) / r0 : 0.0f;
                 float radial = max(abs(r1 - r0), startRate * h);
-                addKinkCrossing(crossing, jump * radial * u * h, clamp((radius - r0) / (r1 - r0), 0.0f, 1.0f));
+                float theta = clamp((radius - r0) / (r1 - r0), 0.0f, 1.0f);
+                addKinkCrossing(crossing, kinks.jump[k], radial, uh, theta, kinks.order[k]);
             } else if (r0 > radius && rNearest < radius) {
                 // From the nearest point to each crossing; there ṙ·h = |chord|·halfChord/radius.
                 float halfChord = sqrt(radius * radius - rNearest * rNearest);
-                float size = jump * (halfChord / radius * chordLength) * u * h;
-                addKinkCrossing(crossing, size, clamp(nearest - halfChord / chordLength, 0.0f, 1.0f));
-                addKinkCrossing(crossing, size, clamp(nearest + halfChord / chordLength, 0.0f, 1.0f));
+                float radial = halfChord / radius * chordLength;
+                for (int side = -1; side <= 1; side += 2) {
+                    float theta = clamp(nearest + float(side) * halfChord / chordLength, 0.0f, 1.0f);
+                    addKinkCrossing(crossing, kinks.jump[k], radial, uh, theta, kinks.order[k]);
+                }
             }
         }
     }

@@ -49,16 +49,27 @@ float falloffWeightSlope(int i, float dist) {
     return -falloffProfileSlope(toolShape(i), 1.0f - (dist - rIn) / width) / width;
 }
 
-// The kinks of tool i's falloff, where dw/d(dist) jumps: (r_in, its jump, r_out,
-// its jump). A linear falloff's slope jumps by 1/width at both radii, a sharp one's
-// (u²) by 2/width at r_in; the smooth falloffs have none (jumps of 0).
-vec4 falloffKinks(int i) {
+// The kinks of tool i's falloff: at each of r_in and r_out the lowest order p
+// whose derivative dᵖw/d(dist)ᵖ jumps there, and by how much. A linear falloff's
+// slope jumps by 1/width at both radii, a sharp one's (u²) by 2/width at r_in and
+// its second derivative by 2/width² at r_out; the smooth one's (3u² − 2u³) second
+// derivative by 6/width² at both, the smoother one's third by 60/width³. A
+// falloff without a shell (width 0) is a step, with no kinks (jumps of 0).
+struct FalloffKinks {
+    vec2 radius; // r_in, r_out
+    vec2 jump;   // |[dᵖw/d(dist)ᵖ]| at each
+    ivec2 order; // p at each
+};
+
+FalloffKinks falloffKinks(int i) {
     int falloff = toolShape(i);
-    float rIn = tools[i].innerRadius;
-    float rOut = tools[i].outerRadius;
-    float width = rOut - rIn;
-    if ((falloff != kFalloffLinear && falloff != kFalloffSharp) || !(width > 0.0f)) return vec4(rIn, 0.0f, rOut, 0.0f);
-    return vec4(rIn, (falloff == kFalloffSharp ? 2.0f : 1.0f) / width, rOut, falloff == kFalloffLinear ? 1.0f / width : 0.0f);
+    vec2 radius = vec2(tools[i].innerRadius, tools[i].outerRadius);
+    float width = radius.y - radius.x;
+    if (!(width > 0.0f)) return FalloffKinks(radius, vec2(0.0f), ivec2(1));
+    if (falloff == kFalloffLinear) return FalloffKinks(radius, vec2(1.0f / width), ivec2(1));
+    if (falloff == kFalloffSharp) return FalloffKinks(radius, vec2(2.0f / width, 2.0f / (width * width)), ivec2(1, 2));
+    if (falloff == kFalloffSmoother) return FalloffKinks(radius, vec2(60.0f / (width * width * width)), ivec2(3));
+    return FalloffKinks(radius, vec2(6.0f / (width * width)), ivec2(2));
 }
 
 // The steepest tool i's falloff is within `reach` of dist, |dw/d(dist)|: |w'(u)| is

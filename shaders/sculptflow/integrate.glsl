@@ -194,7 +194,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         }
         if (!fixedStepMethod) h = nextStepSize(hStep, error, allowedError, withinTolerance, pass);
         // Land just short of the kink: the next step meets it at θ ≈ 0, where its error
-        // (kinkSlope·θ·|Δ|h²) vanishes, rather than shrinking every step about it. A kink
+        // (kinkSlope·θᵖ/p!·|Δ|hᵖ⁺¹) vanishes, rather than shrinking every step about it. A kink
         // nearer than h_min is landed on by a sliver (a step of h_min would meet it anywhere
         // up to θ = 1, and be flagged), at least a hundredth of h_min, which leaves the next
         // step that share of the way; a sliver is always followed by h_min, so the pass
