@@ -100,10 +100,11 @@ std::string caseName(const testing::TestParamInfo<OrderCase>& param) { return na
 // rounding, and 5.8 at 2 → 4 steps is not yet asymptotic: its order is not
 // measurable here (EstimateOrder and the accuracy tests check it).
 // The bound's Simpson check (simpsonCheck) is of the 5(4) estimates' order, and its
-// weight in the method table is set so that, where the estimate is asymptotic (this
-// smooth flow, steps short against its change), it stays within the estimate (the
-// test equation's worst ratio puts dp45's at 1.06 of it): there the bound adds up
-// the estimate, as before the check, give or take that.
+// weight in the method table (½) keeps it, where the estimate is asymptotic (this
+// smooth flow, steps short against its change), within dp45's and rk4dbl's estimate
+// (the test equation's worst ratio puts dp45's at 1.06 of it): there the bound adds
+// up the estimate, as before the check. tsit5's estimate is a quarter to a third of
+// the check there, so its bound is up to twice its estimate (docs/solver.md).
 TEST_P(EstimateOrder, SimpsonCheckLeavesAnAsymptoticEstimateAlone) {
     const OrderCase& c = GetParam();
     const kernel::MethodTraits traits = kernel::methodTraits(c.method);
@@ -116,7 +117,8 @@ TEST_P(EstimateOrder, SimpsonCheckLeavesAnAsymptoticEstimateAlone) {
         const float bound = k.boundStepError(traits, kStart, 0.0f, h, k1, step, 0.0f, 0.0f, 1u);
         const float check = k.simpsonCheck(kStart, 0.0f, h, k1, step, traits.boundEvaluations == 0, 1u);
         EXPECT_GT(check, 0.1f * step.error) << nameOf(c) << " h " << h << ": the check measures something";
-        EXPECT_LE(bound, 1.1f * step.error) << nameOf(c) << " h " << h << ": check " << check;
+        const float within = c.method == kernel::kMethodTsit5 ? 2.0f : 1.1f;
+        EXPECT_LE(bound, within * step.error) << nameOf(c) << " h " << h << ": check " << check;
     }
 }
 

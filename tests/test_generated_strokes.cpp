@@ -298,6 +298,16 @@ TEST(GeneratedStrokes, ASmoothFalloffsHigherKinksAreBounded) {
     expectPlainRunsWithinTolerance(smoother, {Method::Tsit5}, {0.01});
 }
 
+// Seeds 20639 (a sharp falloff's flow, continuous) and 21098 (a Laplacian
+// Kelvinlet): steps whose Simpson check was about their error and whose tsit5
+// estimate a sixth of it, while tsit5's bound took a quarter of the check: 1.11×
+// tol 0.01 and 1.06× tol 0.03, unflagged. tsit5's bound takes half the check, as
+// dp45's and rk4dbl's do.
+TEST(GeneratedStrokes, TsitsBoundTakesHalfItsCheck) {
+    expectPlainRunsWithinTolerance(generateCase(20639), {Method::Tsit5}, {0.01});
+    expectPlainRunsWithinTolerance(generateCase(21098), {Method::Tsit5}, {0.03});
+}
+
 // Continuous mode carries each vertex's error bound from segment to segment
 // (makeSegmentKernel): seed 85 drags a truncated affine hand fast through its thin
 // falloff, whose end moves with each segment's start, and later segments stretched

@@ -78,6 +78,7 @@ struct KinkCrossing {
     float first;
 };
 
+// xᵖ for a kink's order p = 1, 2, 3.
 float power(float x, int p) {
     return p == 1 ? x : p == 2 ? x * x : x * x * x;
 }
@@ -110,6 +111,7 @@ void addKinkCrossing(SF_INOUT(KinkCrossing) crossing, float jump, float radial, 
 }
 
 KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
+    MethodTraits method = methodTraits(solverMethod);
     KinkCrossing crossing = KinkCrossing(0.0f, 0.0f, 1.0f);
     for (int i = 0; i < toolCount; ++i) {
         if (toolKind(i) != kToolAffineFlow) continue;
@@ -126,7 +128,7 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
         float uh = max(length(affineVelocity(i, R0)), length(affineVelocity(i, R1))) * h;
         for (int k = 0; k < 2; ++k) {
             float radius = kinks.radius[k];
-            if (!(kinks.jump[k] > 0.0f) || !(methodTraits(solverMethod).kinkError[kinks.order[k] - 1] > 0.0f)) continue;
+            if (!(kinks.jump[k] > 0.0f) || !(method.kinkError[kinks.order[k] - 1] > 0.0f)) continue;
             if (r0 != r1 && (r0 - radius) * (r1 - radius) <= 0.0f) {
                 float startRate = r0 > 0.0f ? abs(dot(R0, k1 - tools[i].translation)) / r0 : 0.0f;
                 float radial = max(abs(r1 - r0), startRate * h);
