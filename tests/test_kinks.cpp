@@ -63,10 +63,10 @@ double exactOnAxis(Falloff falloff, double x, double s0, double s1) {
 // One step from s = 0, as long as the flow's step limit (a quarter of the shell's
 // width of tool motion), for vertices that r_out reaches 5% to 95% of the way,
 // across kinks of order 1 (linear), 2 (smooth) and 3 (smoother): each step's error
-// against the double solution stays within what the step control holds it to,
-// kinkCrossing's bound plus the estimate, and dp45's and tsit5's estimates see a
-// fraction of it. bs32 has no bound at order 3 (kinkError.z = 0): a jump in the
-// third derivative is its own order's truncation, which its estimate sees whole.
+// against the double solution stays within kinkCrossing's bound (for bs32 at orders
+// 2 and 3, with its estimate), and dp45's and tsit5's estimates see a fraction of
+// it. bs32 has no bound at order 3 (kinkError.z = 0): a jump in the third
+// derivative is its own order's truncation, which its estimate sees whole.
 TEST(Kinks, TheBoundCoversOneStepAcrossAKink) {
     const std::pair<Falloff, int> orders[] = {{Falloff::Linear, 1}, {Falloff::Smooth, 2}, {Falloff::Smoother, 3}};
     for (auto [falloff, order] : orders) {
@@ -88,10 +88,13 @@ TEST(Kinks, TheBoundCoversOneStepAcrossAKink) {
                 const double error = std::abs(double(step.y.x) - exactOnAxis(falloff, x0, 0.0, h));
                 EXPECT_EQ(crossing.error > 0.0f, bounded) << what << " θ " << theta;
                 EXPECT_NEAR(crossing.first, bounded ? theta : 1.0, 0.05) << what;
-                // 1e-4 voxel: float rounding of a step at |x| ≈ 50.
-                EXPECT_LE(error, crossing.error + step.error + 1e-4) << what << " θ " << theta;
+                // 1e-4 voxel: float rounding of a step at |x| ≈ 50. bs32's estimate is
+                // of lower order than the smooth falloffs' kinks, and holds them whole.
+                const double held = method == Method::Bs32 && order > 1 ? step.error : 0.0;
+                EXPECT_LE(error, crossing.error + held + 1e-4) << what << " θ " << theta;
                 if (bounded) worstShare = std::max(worstShare, error / crossing.error);
-                if (error > 1e-4) leastSeen = std::min(leastSeen, double(step.error) / error);
+                // A higher-order kink errs less: count steps over a tenth of the first order's floor.
+                if (error > (order == 1 ? 1e-3 : 1e-4)) leastSeen = std::min(leastSeen, double(step.error) / error);
             }
             // The bound is not loose by orders of magnitude: some step comes within 4×.
             if (bounded) EXPECT_GT(worstShare, 0.25) << what;

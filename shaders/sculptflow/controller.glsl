@@ -100,8 +100,8 @@ float power(float x, int p) {
 // the chord, not the path, so it crosses twice, each at the chord's radial
 // speed there (seed 21003: 0.2 voxel outside a sharp falloff's r_in, turning
 // 0.52 rad a step, dp45 1.37× tol 0.03 unflagged).
-void addKinkCrossing(SF_INOUT(KinkCrossing) crossing, float jump, float radial, float uh, float theta, int order) {
-    MethodTraits method = methodTraits(solverMethod);
+void addKinkCrossing(SF_INOUT(KinkCrossing) crossing, MethodTraits method, float jump, float radial, float uh,
+                     float theta, int order) {
     float factorial = order == 3 ? 6.0f : float(order);
     float size = jump * power(radial, order) * uh;
     float simpsonMax = order == 1 ? 1.0f / 24.0f : order == 2 ? 1.0f / 324.0f : 1.0f / 1152.0f;
@@ -133,14 +133,14 @@ KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
                 float startRate = r0 > 0.0f ? abs(dot(R0, k1 - tools[i].translation)) / r0 : 0.0f;
                 float radial = max(abs(r1 - r0), startRate * h);
                 float theta = clamp((radius - r0) / (r1 - r0), 0.0f, 1.0f);
-                addKinkCrossing(crossing, kinks.jump[k], radial, uh, theta, kinks.order[k]);
+                addKinkCrossing(crossing, method, kinks.jump[k], radial, uh, theta, kinks.order[k]);
             } else if (r0 > radius && rNearest < radius) {
                 // From the nearest point to each crossing; there ṙ·h = |chord|·halfChord/radius.
                 float halfChord = sqrt(radius * radius - rNearest * rNearest);
                 float radial = halfChord / radius * chordLength;
                 for (int side = -1; side <= 1; side += 2) {
                     float theta = clamp(nearest + float(side) * halfChord / chordLength, 0.0f, 1.0f);
-                    addKinkCrossing(crossing, kinks.jump[k], radial, uh, theta, kinks.order[k]);
+                    addKinkCrossing(crossing, method, kinks.jump[k], radial, uh, theta, kinks.order[k]);
                 }
             }
         }
