@@ -97,7 +97,9 @@ TEST(Kinks, TheBoundCoversOneStepAcrossAKink) {
                 if (error > (order == 1 ? 1e-3 : 1e-4)) leastSeen = std::min(leastSeen, double(step.error) / error);
             }
             // The bound is not loose by orders of magnitude: some step comes within 4×.
-            if (bounded) EXPECT_GT(worstShare, 0.25) << what;
+            if (bounded) {
+                EXPECT_GT(worstShare, 0.25) << what;
+            }
             // dp45 and tsit5's estimates see under a fifth of some step's error: the
             // reason the bound exists.
             if (method == Method::Dp45 || method == Method::Tsit5) {

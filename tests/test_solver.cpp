@@ -226,8 +226,9 @@ TEST(Solver, ClampedVerticesFinishAtTheRoundingFloor) {
         for (size_t i = 0; i < points.size(); ++i) {
             const double error = glm::length(glm::dvec3(sol.positions[i]) - truth.positions[i]);
             if (sol.statistics[i].flags & kernel::kFlagMinStepClamped) worstClamped = std::max(worstClamped, error);
-            else if (sol.statistics[i].flags == 0)
+            else if (sol.statistics[i].flags == 0) {
                 EXPECT_LE(error, options.tolerance) << methodName(method) << " vertex " << i;
+            }
         }
         // Float-limited, so not within tol, but solved: 0.0048 (bs32) and 0.0050 voxel (tsit5)
         // measured; capped, tsit5's ended up to 97.9 voxels off (issue 44).
