@@ -69,13 +69,8 @@ const float kVerifyProbe = 1.9073486e-6f; // 2^-19
 const int kVerifyPasses = 3;
 
 // A vertex whose error bound (integrate.glsl) is over its tolerance is solved again
-// at a tolerance that aims the bound at this share of it (resolvePass). The step
-// rule's safety factor already lands each accepted step at about safety^q
-// (0.66–0.73) of what it may have, so 0.7 aims the second bound at about half the
-// allowance: a margin of 2 for a second path that stretches more than the first.
-// At 1 (a margin of 1.5) 2.4% of the built-in sphere's vertices stayed over with
-// rk4dbl at tol 0.01; at 0.5 the second passes took longer and flagged no fewer.
-const float kResolveTarget = 0.7f;
+// at a tolerance that aims the bound at this share of it (resolvePass).
+const float kResolveTarget = 0.5f;
 // That pass accepts on the bound's error of each step, whose Simpson check is off by
 // O(h⁵) (simpsonCheck), so err/h ∝ h^min(order, 4) sets its step rule (nextStepSize).
 const float kSimpsonCheckOrder = 4.0f;
