@@ -88,6 +88,32 @@ TEST(EstimateOrder, HermiteSimpsonTracksBs32sOwnStepError) {
     }
 }
 
+// On a linear field the check sees (I − 8hJ/15)e, not (I − hJ/2)e: Simpson's rule
+// with the Hermite midpoint has a quadrature error of its own, hJe/30 (steppers.glsl,
+// ownErrorOfCheck). A pure dilation (J = λI) adds every step's error in one
+// direction, so there the bound must cover each step's whole error: with 1/2 alone
+// it was 0.3–0.4% short at hλ = 0.2–0.3, and seed 21892's mirrored affine tools
+// ended 1.004× tol unflagged.
+TEST(EstimateOrder, Bs32sOwnErrorCoversItsStepOnADilation) {
+    const double logScale = 1.5;
+    const ToolMotion dilation = test::affineMotion({0.0, 0.0, 0.0}, {40.0, 10.0, 0.0}, {0.0, 0.0, 0.0}, logScale,
+                                                   1e6, 2e6);
+    kernel::Kernel k = makeKernel(Move{{dilation}}, SolverOptions{});
+    // Far out, so that each step's error (0.07–0.15 voxel) is 1,000× its float rounding.
+    const glm::vec3 start(400.0f, 150.0f, -80.0f);
+    glm::vec3 k1 = k.velocity(start, 0.0f, 1u);
+    for (double z : {0.3, 0.25}) { // hλ
+        const float h = float(z / logScale);
+        const auto step = k.attemptStep(kernel::kMethodBs32, start, 0.0f, h, k1, 1u);
+        const double check = k.simpsonCheck(start, 0.0f, h, k1, step, false, 1u);
+        const double own = k.ownErrorOfCheck(float(check), h, float(logScale));
+        const double exact = glm::length(glm::dvec3(step.y) - test::affineClosedForm(dilation, glm::dvec3(start), h));
+        ASSERT_GT(exact, 0.05) << "too close to float rounding";
+        EXPECT_GE(own, exact) << "h " << h;
+        EXPECT_LE(own, 1.02 * exact) << "h " << h; // the factor is the error's, not a margin
+    }
+}
+
 const OrderCase kRk4{kernel::kMethodRk4, 4};
 const OrderCase kRk4Double{kernel::kMethodRk4Double, 2};
 const OrderCase kBs32{kernel::kMethodBs32, 4};
