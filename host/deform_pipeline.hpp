@@ -19,7 +19,7 @@ struct DeformPushConstants {
     kernel::SolverSettings settings;
     kernel::VertexLayout vertexLayout;
 };
-static_assert(sizeof(DeformPushConstants) == 80 && offsetof(DeformPushConstants, vertexLayout) == 48);
+static_assert(sizeof(DeformPushConstants) == 84 && offsetof(DeformPushConstants, vertexLayout) == 52);
 
 // Specialization constants fix these when a pipeline is built (spec §4: the
 // attempt budget is known before any dispatch), and the tools' count and kinds,

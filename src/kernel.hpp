@@ -36,7 +36,7 @@ static_assert(offsetof(Tool, logScale) == 12 && offsetof(Tool, translation) == 1
 static_assert(offsetof(Tool, rotation) == 32 && offsetof(Tool, grabLoad) == 48);
 static_assert(offsetof(Tool, twistLoad) == 64 && offsetof(Tool, kind) == 76);
 static_assert(offsetof(Tool, kelvinA) == 80 && offsetof(Tool, shape) == 92);
-static_assert(sizeof(SolverSettings) == 48 && offsetof(SolverSettings, stepLimitTravel) == 44);
+static_assert(sizeof(SolverSettings) == 52 && offsetof(SolverSettings, maxAttempts) == 48);
 static_assert(sizeof(VertexLayout) == 32);
 
 // The shaders hold every tool a move may have, and the pipeline's specialization

@@ -221,7 +221,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.growMax = float(options.growMax);
     k.settings.fixedSteps = options.fixedSteps;
     k.solverMethod = int(options.method); // the table's row
-    k.solverMaxIterations = options.maxIterations;
+    k.settings.maxAttempts = options.maxIterations;
     k.computeVolumeChange = options.volumeChange;
     k.solverVerify = options.verify;
     k.settings.requestedTolerance = float(options.tolerance);

@@ -305,7 +305,8 @@ TEST_F(GpuSolverTest, CompactedPathCullsExactlyAndMatchesTheUncompactedOne) {
 
 // Only the solve pass reads the method and verify, and the range's and the list's
 // solves share its pipeline: so a solver that runs several methods, checked or
-// not, builds one pipeline for each, and the other passes once.
+// not, builds one pipeline for each, and the other passes once; a tolerance or
+// an attempt budget builds none.
 TEST_F(GpuSolverTest, OnlyTheSolveIsBuiltPerMethodAndVerify) {
     const Move move = moveToolMotion(defaultStroke());
     GpuMesh mesh(context(), ballAroundTip(move.tools[0], 2000, 600.0f, 31)); // mostly out of reach
@@ -323,6 +324,8 @@ TEST_F(GpuSolverTest, OnlyTheSolveIsBuiltPerMethodAndVerify) {
     EXPECT_EQ(builds, first + 2);
     own.run(mesh, move, SolverOptions{.method = Method::Bs32}, true);
     own.run(mesh, move, SolverOptions{.method = Method::Dp45}, true);
+    // Nor do the tolerance and the attempt budget, which are push constants.
+    own.run(mesh, move, SolverOptions{.method = Method::Dp45, .tolerance = 0.01, .maxIterations = 203}, true);
     EXPECT_EQ(pipelines.buildCount(), builds);
 }
 

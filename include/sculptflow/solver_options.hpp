@@ -29,7 +29,7 @@ struct SolverOptions {
     // Largest step, as the Kelvinlet tool's motion in one step: its travel in radii
     // plus the radians it turns plus its log-scale change.
     double maxToolMotionPerStep = 1.5;
-    int maxIterations = 64;   // attempts per vertex; fixed per pipeline on the GPU
+    int maxIterations = 64;   // attempts per vertex's pass, at most 65536 (a push constant on the GPU)
     int fixedSteps = 1;       // Method::Rk4: steps per segment
     // A debug output: each vertex's volume change J = det(∂x/∂x0) of the end map,
     // integrated along its path (flag FOLDED where J ≤ 0). Costs three divergence
@@ -71,8 +71,7 @@ SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 // The attempts a pass of `method` needs at `tolerance`, from `atDefault` at the
 // default tolerance (0.1 voxel) and looser: a step's estimate per unit step grows as
 // h^q, so the steps a pass takes grow as (0.1/tol)^(1/q) (q the method's estimate
-// order; bs32 at 0.01: 64 → 203). For SolverOptions::maxIterations: a pipeline's
-// budget is fixed when it is built, so a caller picks it once per tolerance.
+// order; bs32 at 0.01: 64 → 203). For SolverOptions::maxIterations.
 SCULPTFLOW_API int plannedAttempts(Method method, double tolerance, int atDefault = 64);
 
 struct Move;

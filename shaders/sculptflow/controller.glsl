@@ -18,12 +18,12 @@ struct PassControl {
 // ends over tol/2 from the checking pass (bs32 flagged 3,317 of the built-in
 // sphere's 10,242 vertices at tol, 37 at kVerifyFirstShare).
 PassControl firstPass() {
-    return PassControl(settings.tolerance * (solverVerify ? kVerifyFirstShare : 1.0f), 1.0f, solverMaxIterations, false, 0.0f);
+    return PassControl(settings.tolerance * (solverVerify ? kVerifyFirstShare : 1.0f), 1.0f, settings.maxAttempts, false, 0.0f);
 }
 
 // Its steps are at most half as long, so it gets twice the attempts.
 PassControl checkingPass() {
-    return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare, 2 * solverMaxIterations, false, 0.0f);
+    return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare, 2 * settings.maxAttempts, false, 0.0f);
 }
 
 // A vertex whose first pass's error bound is over what it may have is solved
@@ -41,7 +41,7 @@ PassControl checkingPass() {
 PassControl resolvePass(VertexResult first, float allowance) {
     float stretch = first.errorBound / max(first.estimateSum, 1.0e-30f);
     float tolerance = min(settings.tolerance, kResolveTarget * allowance / stretch);
-    return PassControl(tolerance, 1.0f, 2 * solverMaxIterations, true, 0.0f);
+    return PassControl(tolerance, 1.0f, 2 * settings.maxAttempts, true, 0.0f);
 }
 
 float passHMax(PassControl pass) {

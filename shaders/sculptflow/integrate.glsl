@@ -1,7 +1,7 @@
 // The bounded per-vertex driver (spec §4): breakpoints, adaptive attempts, and
 // the guarantees that make a dispatch's cost known in advance.
 //
-// Reads the globals `settings`, `solverMethod`, `solverMaxIterations` and
+// Reads the globals `settings` (its maxAttempts bounds the loop), `solverMethod` and
 // `computeVolumeChange` (fixed per pipeline). Needs field.glsl, steppers.glsl,
 // controller.glsl and volume_change.glsl.
 

@@ -156,8 +156,8 @@ struct Tool {
     int shape;                           // kProfile* (Kelvinlet) or kFalloff* (affine kinds)
 };
 
-// Tunables of one dispatch (spec §4). The method and the attempt budget are not
-// here: they are fixed per pipeline (solverMethod, solverMaxIterations).
+// Tunables of one dispatch (spec §4). The method is not here: it is fixed per
+// pipeline (solverMethod).
 struct SolverSettings {
     float tolerance; // voxels over s ∈ [0, 1]: accept when err ≤ tolerance·h
     float h0;        // first step
@@ -171,6 +171,7 @@ struct SolverSettings {
     float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ℓ²)) (stepLimit)
     float requestedTolerance; // voxels, before the method's calibration: what the error bound and solverVerify hold a vertex to
     float stepLimitTravel;   // field lengths a tool moves a step (and kKelvinletTravelShare of it a vertex against one)
+    int maxAttempts;         // a first pass's attempt budget (SolverOptions::maxIterations, at most 65536)
 };
 
 // Where one dispatch reads and writes positions: float offsets and strides, so

@@ -38,11 +38,10 @@
 SF_WORKGROUP_SIZE(workgroupSize, 11, 64)
 SF_SIZING_OPTION(uint, rangeVerticesPerLane, verticesPerLane, 12, 32u)
 
-// Fixed at pipeline creation: the loop bound, the method and the debug output (spec §4),
+// Fixed at pipeline creation: the method and the debug output (spec §4),
 // and the tools' count and kinds, so that the common case (one Kelvinlet) carries no
 // dead code: llvmpipe runs both sides of every divergent branch.
 SF_KERNEL_OPTION(int, solverMethod, method, 0, 2, SF_PASS_BIT(SolveRange)) // kMethodBs32
-SF_KERNEL_OPTION(int, solverMaxIterations, maxIterations, 1, 64, SF_PASS_BIT(SolveRange))
 SF_VARIANT_OPTION(bool, writeStatistics, statistics, 2, false,
                   SF_PASS_BIT(SolveRange) | SF_PASS_BIT(Mark) | SF_PASS_BIT(Blocks))
 // The CPU reference counts its tools at run time (Kernel::toolCount).
@@ -78,7 +77,7 @@ SF_KERNEL_OPTION(bool, carryBound, carryBound, 15, false, SF_PASS_BIT(SolveRange
 // pushed; 3: binding 11 and carryBound; 4: the kinds packed in toolKinds). A
 // hot-reloaded copy exported from another version is refused by it: raise it with
 // any change to that meaning.
-SF_INTERFACE_VERSION(interfaceVersion, 14, 4)
+SF_INTERFACE_VERSION(interfaceVersion, 14, 5)
 
 #undef SF_VARIANT_OPTION
 #undef SF_KERNEL_OPTION
