@@ -21,9 +21,10 @@ struct DeformPushConstants {
 };
 static_assert(sizeof(DeformPushConstants) == 84 && offsetof(DeformPushConstants, vertexLayout) == 52);
 
-// Specialization constants fix these when a pipeline is built (spec §4: the
-// attempt budget is known before any dispatch), and the tools' count and kinds,
-// so that the common case (one Kelvinlet) compiles without the others' code.
+// Specialization constants fix these when a pipeline is built: the method, the
+// debug outputs and the tools' count and kinds, so that the common case (one
+// Kelvinlet) compiles without the others' code. The attempt budget is pushed
+// (SolverSettings::maxAttempts), so a new budget or tolerance builds nothing.
 // One member per row of shaders/sculptflow/variant_options.glsl, in its order;
 // interfaceVersion is no member: the source fixes it (kDeformInterfaceVersion).
 struct DeformVariant {

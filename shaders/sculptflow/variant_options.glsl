@@ -74,7 +74,8 @@ SF_KERNEL_OPTION(bool, carryBound, carryBound, 15, false, SF_PASS_BIT(SolveRange
 
 // What the host and deform.comp mean by their pushes and passes (kDeformInterfaceVersion,
 // host/deform_interface.hpp; 2: the list's solve is pass 0 with no vertex count
-// pushed; 3: binding 11 and carryBound; 4: the kinds packed in toolKinds). A
+// pushed; 3: binding 11 and carryBound; 4: the kinds packed in toolKinds; 5: the
+// attempt budget pushed, SolverSettings::maxAttempts, not constant 1). A
 // hot-reloaded copy exported from another version is refused by it: raise it with
 // any change to that meaning.
 SF_INTERFACE_VERSION(interfaceVersion, 14, 5)
