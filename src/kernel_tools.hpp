@@ -25,8 +25,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options);
 // options.tolerance (the stroke's): makeKernel at segmentOptions, and, for a method
 // with an error bound, each vertex's bound carried in from the segments before
 // (Kernel::carryBound) and held to the share of the stroke's tolerance that the
-// segments so far may spend, (index + 1)/count of it (docs/solver.md, "The
-// error bound").
+// segments so far may spend, (index + 1)/count of it (docs/error-bound.md).
 kernel::Kernel makeSegmentKernel(const Move& segment, const SolverOptions& options, size_t index, size_t count);
 
 } // namespace sculptflow

@@ -199,6 +199,17 @@ TEST(CliTrust, BenchRefusesAChartWhoseDataItSkips) {
     }
 }
 
+// A curve of one size has nothing to draw: refused before the measurements, not after them.
+TEST(CliTrust, BenchRefusesAScalingChartOfOneSize) {
+    ScratchDir dir;
+    const std::string chart = (dir / "s.svg").string();
+    const Outcome r = cli({"bench", "--quick", "--no-gpu", "--sizes", "2000,2000", "--scaling-chart", chart});
+    EXPECT_EQ(r.status, 1);
+    EXPECT_TRUE(has(r.errors, "two sizes")) << r.errors;
+    EXPECT_EQ(r.out, "");
+    EXPECT_FALSE(std::filesystem::exists(chart));
+}
+
 // ---------------------------------------------------------------------------
 // rk4's fixed steps
 

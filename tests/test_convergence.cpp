@@ -130,7 +130,7 @@ std::string caseName(const testing::TestParamInfo<OrderCase>& param) { return na
 // smooth flow, steps short against its change), within dp45's and rk4dbl's estimate
 // (the test equation's worst ratio puts dp45's at 1.06 of it): there the bound adds
 // up the estimate, as before the check. tsit5's estimate is a quarter to a third of
-// the check there, so its bound is up to twice its estimate (docs/solver.md).
+// the check there, so its bound is up to twice its estimate (docs/error-bound.md).
 TEST_P(EstimateOrder, SimpsonCheckLeavesAnAsymptoticEstimateAlone) {
     const OrderCase& c = GetParam();
     const kernel::MethodTraits traits = kernel::methodTraits(c.method);

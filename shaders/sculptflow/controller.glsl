@@ -193,9 +193,10 @@ bool usesVertexStepLimit() {
 // it the step amplifies what it should damp, and its estimate (dp45's 4–55× below
 // its error on the long sweep's misses) no longer describes the step.
 // Truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
-// segment, so no mask is read). docs/solver.md has the measurements. An affine
-// flow's field changes as its falloff shell passes, which the floor already
-// resolves (toolStepLimit), so with one no vertex steps past the floor.
+// segment, so no mask is read). docs/solver.md (item 4) and docs/error-bound.md
+// have the measurements. An affine flow's field changes as its falloff shell
+// passes, which the floor already resolves (toolStepLimit), so with one no vertex
+// steps past the floor.
 //
 // The floor bounds each tool's own travel, stepLimitTravel field lengths a step; a
 // vertex that another tool carries past a Kelvinlet travels against it faster than

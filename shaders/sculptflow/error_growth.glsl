@@ -3,7 +3,7 @@
 // apart no faster than d|e|/ds ≤ μ·|e| (Dahlquist), so an error committed at s
 // reaches the end at most exp(∫ μ) as large; a rotation, however fast, stretches
 // nothing (its J is skew). integratePass carries that bound along each vertex's
-// path (docs/solver.md, "The error bound"). Needs field.glsl.
+// path (docs/error-bound.md). Needs field.glsl.
 
 // The largest eigenvalue of the symmetric S (the trigonometric closed form).
 float largestEigenvalue(mat3 S) {
@@ -37,7 +37,7 @@ float logarithmicNorm(vec3 x, float s, uint activeMask, float reach) {
 // ‖Φ‖ + Σ|v_i||∇s_end,i| for the flow's Φ = ∂x/∂x0 so far. An error made along the
 // path does not move s_end. |∇s_end| is taken as the steepest within startError of
 // x0, not at x0: a falloff shell a voxel thin changes its slope within the error
-// carried in, and the mean value theorem needs the largest (docs/solver.md,
+// carried in, and the mean value theorem needs the largest (docs/error-bound.md,
 // "Continuous mode").
 float breakpointStretch(uint activeMask, float end, vec3 x, vec3 x0, float startError, float ends[SF_MAX_TOOLS]) {
     float stretch = 0.0f;

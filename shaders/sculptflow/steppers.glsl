@@ -186,7 +186,7 @@ float simpsonCheck(vec3 y, float s, float h, vec3 k1, StepResult step, bool step
 // the logarithmic norm: |e| ≤ check/(1 − 8hμ/15) where μ ≥ 0 (a contraction is
 // not credited); past hμ = 1.4 the leading order is no guide, and the factor
 // stops at 4. (With 1/2 alone the bound was up to 0.5% short on linear fields at
-// hμ = 0.02–0.3, as on seed 21892's mirrored affine tools: docs/solver.md.)
+// hμ = 0.02–0.3, as on seed 21892's mirrored affine tools: docs/error-bound.md.)
 float ownErrorOfCheck(float check, float h, float rate) {
     return check / max(1.0f - (8.0f / 15.0f) * h * max(rate, 0.0f), 0.25f);
 }
