@@ -41,7 +41,7 @@ TEST(KindTable, TheChoicesStringListsTheRows) {
     const std::vector<ToolKind> kinds = allToolKinds();
     for (size_t i = 0; i < kinds.size(); ++i) {
         if (i > 0) list += i + 1 == kinds.size() ? " or " : ", ";
-        list += "\"" + std::string(toolKindName(kinds[i])) + "\"";
+        list.append("\"").append(toolKindName(kinds[i])).append("\""); // not "…" + string: GCC 12's -Wrestrict misfires
     }
     EXPECT_EQ(list, kToolKindChoices);
 }
