@@ -31,7 +31,7 @@ struct BenchArgs {
     std::vector<std::string> layouts{"scattered", "clustered"};
     std::optional<size_t> keySize;    // default 1,000,000; quick 20,000
     std::string keyStroke;            // default ../shared/data/strokes/test0_righthandstroke.bin
-    std::optional<size_t> probes;     // default 256; quick 64
+    std::optional<size_t> probes;     // default 1000; quick 64
     std::optional<size_t> sweepVertices; // default 20,000; quick 500
     std::optional<int> repeats;
     std::optional<double> minMeasureMs; // default 50; quick 5
