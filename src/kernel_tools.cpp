@@ -238,7 +238,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
 
 kernel::Kernel makeSegmentKernel(const Move& segment, const SolverOptions& options, size_t index, size_t count) {
     kernel::Kernel k = makeKernel(segment, segmentOptions(options, count));
-    k.carryBound = count > 1 && methodTraits(options.method).errorBound && !options.verify;
+    k.carryBound = count > 1 && methodTraits(options.method).errorBound;
     if (k.carryBound) k.settings.requestedTolerance = float(options.tolerance * double(index + 1) / double(count));
     return k;
 }

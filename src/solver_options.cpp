@@ -105,17 +105,19 @@ int plannedAttempts(const SolverOptions& options, std::span<const Move> moves) {
 }
 
 // An attempt costs its evaluations, one more for the next k1 unless it is FSAL, and
-// without verify its bound check's (the Simpson midpoint, counted as if every attempt passed);
-// verify runs kVerifyPasses − 1 first passes and a checking pass of twice the
-// attempts, and a method with an error bound without it a second pass of twice
-// the attempts where that bound is over tol (integrate.glsl).
+// where the pass carries the error bound its check's (the Simpson midpoint, counted
+// as if every attempt passed). A method with a bound takes a second pass of twice
+// the attempts where it is over tol, and verify a checking pass of twice the
+// attempts without the bound (integrate.glsl).
 long worstCaseEvaluations(const SolverOptions& options, int segments) {
     const kernel::MethodTraits traits = methodTraits(options.method);
-    const int stages = traits.evaluations + (traits.fsal ? 0 : 1) + (options.verify ? 0 : traits.boundEvaluations);
-    const long first = long(options.maxIterations) * stages + 4L * segments;
-    const long second = 2L * options.maxIterations * stages + 4L * segments;
-    if (options.verify) return (kernel::kVerifyPasses - 1) * first + second;
-    return traits.errorBound ? first + second : first;
+    const int plain = traits.evaluations + (traits.fsal ? 0 : 1);
+    const int bounded = plain + (traits.errorBound ? traits.boundEvaluations : 0);
+    const long first = long(options.maxIterations) * bounded + 4L * segments;
+    const long second = 2L * options.maxIterations * bounded + 4L * segments;
+    const long checking = 2L * options.maxIterations * plain + 4L * segments;
+    const long solve = traits.errorBound ? first + second : first;
+    return options.verify ? solve + checking : solve;
 }
 
 } // namespace sculptflow

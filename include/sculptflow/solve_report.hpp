@@ -16,7 +16,7 @@ enum VertexFlag : uint32_t {
     kVertexNonFinite = 4u,      // input or state not finite; output = input
     kVertexCulled = 8u,         // outside every tool's reach, or masked (mask 0): not integrated
     kVertexFolded = 16u,        // volume change J ≤ 0 (only with SolverOptions::volumeChange)
-    kVertexUnverified = 32u,    // not certified within tol: its error bound is over tol after a second pass (with SolverOptions::verify: the passes differ by over tol/2)
+    kVertexUnverified = 32u,    // not certified within tol: its error bound is over tol after a second pass (with SolverOptions::verify also: the checking pass ends over tol/2 from it)
 };
 
 // Per-vertex debug statistics.
@@ -35,7 +35,7 @@ struct SolveReport {
     size_t nonFinite = 0;
     size_t culled = 0;
     size_t folded = 0;
-    size_t unverified = 0; // the error bound over tol (or, with SolverOptions::verify, the passes apart)
+    size_t unverified = 0; // the error bound over tol (with SolverOptions::verify also: the checking pass apart)
     uint64_t acceptedSteps = 0;
     uint64_t rejectedSteps = 0;
     uint64_t evaluations = 0;

@@ -36,12 +36,13 @@ struct SolverOptions {
     // evaluations a step; the renderer's path never computes it. Not for a move that
     // mixes truncated affine tools with other kinds (an error names it).
     bool volumeChange = false;
-    // Certifies each vertex's final error: two first passes at half the
-    // tolerance, from the start moved a few float roundings either way, then a
-    // checking pass at an eighth of it and half the step limits, whose position is
-    // the result; a vertex where either first pass differs from it by more than half
-    // the tolerance is flagged UNVERIFIED. 3.5–5 times the evaluations: for
-    // validation, tuning and headless solves, not the renderer's frame
+    // An independent check of the error bound where its margin is thin: a vertex
+    // the bound certifies with less than half of the tolerance to spare (or not at
+    // all, where it has none) is solved again by a checking pass at an eighth of the
+    // tolerance and half the step limits, whose position is the result; where the
+    // two end more than half the tolerance apart it is flagged UNVERIFIED. Flags
+    // only add: what the bound flags stays flagged. 1–2.2 times the evaluations:
+    // for validation, tuning and headless solves, not the renderer's frame
     // (docs/accuracy-sweep.md).
     bool verify = false;
 };
@@ -87,8 +88,8 @@ SCULPTFLOW_API int plannedAttempts(const SolverOptions& options, std::span<const
 // maxIterations × stages + 4 per segment, one segment per distinct tool end (bs32's
 // stages count the one evaluation its error bound adds). On top: for a method with
 // an error bound (every adaptive one), a second pass of twice the attempts where
-// that bound is over tol; with verify instead, a second first pass and a checking
-// pass of twice the attempts.
+// that bound is over tol; with verify, a checking pass of twice the attempts
+// besides (without the bound's evaluation).
 SCULPTFLOW_API long worstCaseEvaluations(const SolverOptions& options, int segments = 1);
 
 } // namespace sculptflow

@@ -11,19 +11,19 @@ struct PassControl {
     int attempts;    // the pass's attempt budget
     bool ownError;   // accepts on the bound's error of each step (boundStepError), not the method's estimate
     float startError; // what x0 may be off by (integrateVertex): breakpointStretch's reach
+    bool bound;       // carries the error bound (error_growth.glsl): every pass but the checking one
 };
 
-// Under solverVerify the first passes work to a share of the tolerance: a pass
-// calibrated to end just inside tol (bs32's worst is 0.83 tol on test0) often
-// ends over tol/2 from the checking pass (bs32 flagged 3,317 of the built-in
-// sphere's 10,242 vertices at tol, 37 at kVerifyFirstShare).
 PassControl firstPass() {
-    return PassControl(settings.tolerance * (solverVerify ? kVerifyFirstShare : 1.0f), 1.0f, settings.maxAttempts, false, 0.0f);
+    return PassControl(settings.tolerance, 1.0f, settings.maxAttempts, false, 0.0f, true);
 }
 
-// Its steps are at most half as long, so it gets twice the attempts.
-PassControl checkingPass() {
-    return PassControl(settings.tolerance * kVerifyToleranceShare, kVerifyStepShare, 2 * settings.maxAttempts, false, 0.0f);
+// The checking pass works to a share of the tolerance of the default path's last
+// pass (`tolerance`: the first's, or a second's aimed at the path's stretch), so
+// that its error stays well below the default's however far the flow stretches
+// both. Its steps are at most half as long, so it gets twice the attempts.
+PassControl checkingPass(float tolerance) {
+    return PassControl(tolerance * kVerifyToleranceShare, kVerifyStepShare, 2 * settings.maxAttempts, false, 0.0f, false);
 }
 
 // A vertex whose first pass's error bound is over what it may have is solved
@@ -41,7 +41,7 @@ PassControl checkingPass() {
 PassControl resolvePass(VertexResult first, float allowance) {
     float stretch = first.errorBound / max(first.estimateSum, 1.0e-30f);
     float tolerance = min(settings.tolerance, kResolveTarget * allowance / stretch);
-    return PassControl(tolerance, 1.0f, 2 * settings.maxAttempts, true, 0.0f);
+    return PassControl(tolerance, 1.0f, 2 * settings.maxAttempts, true, 0.0f, true);
 }
 
 float passHMax(PassControl pass) {

@@ -21,8 +21,8 @@ void reportFlaggedShare(const SolveReport& report, size_t flagged, size_t inReac
         "raise --max-attempts, now " + std::to_string(options.maxIterations) + ", or loosen --tol");
     add(report.minStepClamped, "clamped at h_min", "loosen --tol: steps this short meet float rounding");
     add(report.unverified, "not certified within tol",
-        options.verify ? "the passes differ by over tol/2; loosen --tol" : "the flow stretches their errors past "
-                                                                          "tol; loosen --tol, or try --method dp45");
+        "the flow stretches their errors past tol" + std::string(options.verify ? ", or the check disagrees" : "") +
+            "; loosen --tol, or try --method dp45");
     add(report.nonFinite, "not finite", "the input or the field is not finite there");
     const std::string message = std::to_string(flagged) + " of " + std::to_string(inReach) + " vertices in reach (" +
                                 share + ") are flagged, so not held to --tol: " + what;

@@ -223,7 +223,7 @@ void addSweepCommand(CLI::App& app) {
         ->delimiter(',')
         ->capture_default_str();
     cmd->add_flag("--verify", args->verify,
-                  "Solve with a checking pass per vertex (deform --verify): unverified vertices count as flagged");
+                  "Solve with the bound's check (deform --verify): unverified vertices count as flagged");
     cmd->add_option("--family", args->family,
                     "Only seeds of this family: its name (kelvinlet/tri-scale, affine-flow/sharp, ...) or number (0-11)");
     cmd->add_flag("--gpu", args->gpu, "Solve each case on the GPU too (SCULPTFLOW_DEVICE picks the device)");

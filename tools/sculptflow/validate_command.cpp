@@ -204,7 +204,7 @@ void addValidateCommand(CLI::App& app) {
                      "rk4 takes fixed steps without error control, so it meets a truth threshold equal to "
                      "--tol only with enough --steps");
     cmd->add_flag("--verify", args->verify,
-                  "Solve with a checking pass per vertex (deform --verify); unverified vertices are flagged");
+                  "Solve with the bound's check (deform --verify); unverified vertices are flagged");
     cmd->add_option("--threads", args->threads, "CPU reference threads (0: all cores)")
         ->check(nonNegativeNumber());
     cmd->add_option("--reference-threshold", args->referenceThreshold,
