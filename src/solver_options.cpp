@@ -94,7 +94,9 @@ int plannedAttempts(Method method, double tolerance, int atDefault) {
 }
 
 int plannedAttempts(const SolverOptions& options, std::span<const Move> moves) {
-    const int attempts = plannedAttempts(options.method, options.tolerance);
+    // verify's default path works to a share of tol (firstPass in controller.glsl).
+    const double share = options.verify ? double(kernel::kVerifyBoundShare) : 1.0;
+    const int attempts = plannedAttempts(options.method, options.tolerance * share);
     if (!isAdaptive(options.method)) return attempts;
     double limitSteps = 0.0; // the most any of the moves' limits asks
     for (const Move& move : moves) {

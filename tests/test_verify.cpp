@@ -82,23 +82,33 @@ TEST(Verify, CertifiesAPullTheCalibrationMisses) {
     EXPECT_GT(verified.compared, plain.compared * 9 / 10) << "the check flags much of what the bound certifies";
 }
 
-// The default path runs as without verify; a vertex whose bound is within half of
-// tol keeps its result, evaluations and all, and the rest get a checking pass, whose
-// position is the result, and whose evaluations are added to the default path's.
+// The default path runs as without verify, aimed at half of tol (firstPass): a
+// vertex whose bound it holds within tol/2 keeps its result, evaluations and all,
+// and the rest get a checking pass, whose position is the result, and whose
+// evaluations are added to the default path's (or, bound over tol, the flag).
+// On seed 194 (two hands' Laplacian Kelvinlets pulled 240 and 227 voxels, one
+// turning 176°) a few vertices' bound is between tol/2 and tol after the second pass.
 TEST(Verify, ChecksWhatTheBoundLeavesUnsure) {
-    const HardPull& pull = hardPull();
-    kernel::Kernel plain = makeKernel(pull.segments[0], dp45(false));
-    const cli::RunSolution verified = cli::solveRunOnCpu(pull.run(), dp45(true), 1);
+    const cli::GeneratedCase generated = cli::generateCase(194);
+    const std::vector<glm::vec3> voxels = cli::sweepVoxels(generated);
+    const std::vector<Move> segments{moveToolMotion(generated.stroke)};
+    kernel::Kernel plain = makeKernel(segments[0], dp45(false));
+    plain.settings.tolerance *= kernel::kVerifyBoundShare;
+    plain.settings.requestedTolerance *= kernel::kVerifyBoundShare;
+    const cli::RunSolution verified = cli::solveRunOnCpu({MoveMode::Move, segments, voxels, {}}, dp45(true), 1);
     size_t certified = 0, checked = 0, moved = 0;
-    for (size_t i = 0; i < pull.voxels.size(); ++i) {
-        const kernel::VertexResult solved = plain.integrateVertex(pull.voxels[i], 0.0f);
+    for (size_t i = 0; i < voxels.size(); ++i) {
+        const kernel::VertexResult solved = plain.integrateVertex(voxels[i], 0.0f);
         const VertexStatistics& b = verified.statistics[i];
         EXPECT_EQ(solved.flags & ~b.flags & ~kernel::kFlagUnverified, 0u) << "vertex " << i << " lost a flag";
-        const bool sure = solved.flags == 0u && solved.errorBound <= kernel::kVerifyBoundShare * kTolerance;
-        if (sure || (solved.flags & ~kernel::kFlagUnverified) != 0u) {
+        const bool sameAsPlain = b.evaluations == solved.evaluations && test::sameBits(solved.position, verified.positions[i]);
+        if ((solved.flags & ~kernel::kFlagUnverified) != 0u || solved.flags == 0u) { // flagged, or sure
             ++certified;
-            EXPECT_EQ(b.evaluations, solved.evaluations) << i;
-            EXPECT_TRUE(test::sameBits(solved.position, verified.positions[i])) << i;
+            EXPECT_TRUE(sameAsPlain) << i;
+            continue;
+        }
+        if (sameAsPlain) { // its bound is over tol: no check, flagged
+            EXPECT_NE(b.flags & kVertexUnverified, 0u) << i;
             continue;
         }
         ++checked;
@@ -107,7 +117,7 @@ TEST(Verify, ChecksWhatTheBoundLeavesUnsure) {
         if (solved.position != verified.positions[i]) ++moved;
     }
     EXPECT_GT(certified, 0u);
-    EXPECT_GT(checked, 0u) << "no vertex of the hard pull was checked";
+    EXPECT_GT(checked, 0u) << "no vertex of seed 194 was checked";
     EXPECT_GT(moved, checked / 2) << "the result should be the checking pass's";
 }
 
@@ -115,7 +125,10 @@ TEST(Verify, ChecksWhatTheBoundLeavesUnsure) {
 // tri-scale Kelvinlet pulled 16 radii) stretches a change of vertex 5's start 284×,
 // so the float rounding of every pass ends 0.7–1.1 tol off at tol 0.01, whatever its
 // tolerance and steps. The default path flags it; a checking pass agreed with it
-// within tol/2 and would have cleared it, 1.09 tol off.
+// within tol/2 and would have cleared it, 1.09 tol off. Under verify, aimed at
+// tol/2, its steps reach h_min (MIN_STEP_CLAMPED); where a check agrees on such a
+// vertex, the stretch of the rounding both passes share flags it (vertex 84,
+// agreementTells).
 TEST(Verify, KeepsWhatTheBoundFlags) {
     const cli::GeneratedCase generated = cli::generateCase(24445);
     const std::vector<glm::vec3> voxels = cli::sweepVoxels(generated);
@@ -131,7 +144,8 @@ TEST(Verify, KeepsWhatTheBoundFlags) {
 
     const cli::MoveRun run{generated.mode, segments, voxels, generated.mesh.mask};
     const cli::RunSolution verified = cli::solveRunOnCpu(run, options, 1);
-    EXPECT_NE(verified.statistics[v].flags & kVertexUnverified, 0u);
+    EXPECT_NE(verified.statistics[v].flags, 0u);
+    EXPECT_NE(verified.statistics[84].flags, 0u);
     const VerifiedComparison c = compareVerified(verified, cli::runGroundTruth(run));
     EXPECT_LE(c.maxError, options.tolerance);
     EXPECT_GT(c.compared, voxels.size() / 2);

@@ -16,7 +16,7 @@ enum VertexFlag : uint32_t {
     kVertexNonFinite = 4u,      // input or state not finite; output = input
     kVertexCulled = 8u,         // outside every tool's reach, or masked (mask 0): not integrated
     kVertexFolded = 16u,        // volume change J ≤ 0 (only with SolverOptions::volumeChange)
-    kVertexUnverified = 32u,    // not certified within tol: its error bound is over tol after a second pass (with SolverOptions::verify also: the checking pass ends over tol/2 from it)
+    kVertexUnverified = 32u,    // not certified within tol: its error bound is over tol after a second pass (with SolverOptions::verify also: the checking pass ends over tol/2 from it, or the rounding both share may)
 };
 
 // Per-vertex debug statistics.

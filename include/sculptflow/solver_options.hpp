@@ -36,14 +36,15 @@ struct SolverOptions {
     // evaluations a step; the renderer's path never computes it. Not for a move that
     // mixes truncated affine tools with other kinds (an error names it).
     bool volumeChange = false;
-    // An independent check of the error bound where its margin is thin: a vertex
-    // the bound certifies with less than half of the tolerance to spare (or not at
-    // all, where it has none) is solved again by a checking pass at an eighth of the
-    // tolerance and half the step limits, whose position is the result; where the
-    // two end more than half the tolerance apart it is flagged UNVERIFIED. Flags
-    // only add: what the bound flags stays flagged. 1–2.2 times the evaluations:
-    // for validation, tuning and headless solves, not the renderer's frame
-    // (docs/accuracy-sweep.md).
+    // Twice the error bound's margin, and an independent check where the bound
+    // cannot give it: the default path aims the bound at half the tolerance, and a
+    // vertex whose bound is still over that after the second pass (or that has
+    // none) is solved again by a checking pass at an eighth of the tolerance and
+    // half the step limits, whose position is the result; where the two end more
+    // than half the tolerance apart, or the rounding they share is as large, it is
+    // flagged UNVERIFIED. What the bound flags stays flagged. 1–1.8 times the
+    // evaluations: for validation, tuning and headless solves, not the renderer's
+    // frame (docs/accuracy-sweep.md).
     bool verify = false;
 };
 
@@ -77,7 +78,8 @@ SCULPTFLOW_API int plannedAttempts(Method method, double tolerance, int atDefaul
 
 struct Move;
 // The attempts a pass needs on these moves (a stroke's segments, or its one move):
-// plannedAttempts(options.method, options.tolerance), plus 1/h where the moves' step
+// plannedAttempts(options.method, options.tolerance) (under verify, at the half of
+// it that verify's default path works to), plus 1/h where the moves' step
 // limit (maxToolMotionPerStep) holds a step to h < 1. A pass whose steps are the
 // shorter of what the tolerance and the limit allow takes ∫ds/min(h_tol, h) ≤
 // ∫ds/h_tol + 1/h of them: a long drag needs its limit's steps on top of the

@@ -174,7 +174,7 @@ context: a sculptflow.Context to solve on (backend='gpu'); None makes one for th
 statistics: also return a dict: per-vertex NumPy uint32 arrays 'flags' (FLAG_* bits),
     'accepted', 'rejected' and 'evaluations', and the report's totals.
 max_attempts: the attempt budget per vertex; default planned from tol and the move.
-verify: check the error bound where its margin is thin (1-2.2 times the work; FLAG_UNVERIFIED otherwise).
+verify: aim the error bound at tol/2 and check independently where it is over (1-1.8 times the work; FLAG_UNVERIFIED otherwise).
 symmetry: mirror symmetry in place of the stroke's: 'x', 'xz', ... (each subset of the
     axes gives a reflected copy of every tool), or 'none' (or '') for none; None keeps
     the stroke's (Stroke.symmetry).

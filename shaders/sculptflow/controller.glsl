@@ -14,8 +14,12 @@ struct PassControl {
     bool bound;       // carries the error bound (error_growth.glsl): every pass but the checking one
 };
 
+// Under solverVerify the default path aims its bound at the share of tol that
+// verify trusts a bound with (kVerifyBoundShare), so that the checking pass is
+// left the vertices the bound cannot certify, not every one a tol solve ends near tol.
 PassControl firstPass() {
-    return PassControl(settings.tolerance, 1.0f, settings.maxAttempts, false, 0.0f, true);
+    float share = solverVerify ? kVerifyBoundShare : 1.0f;
+    return PassControl(settings.tolerance * share, 1.0f, settings.maxAttempts, false, 0.0f, true);
 }
 
 // The checking pass works to a share of the tolerance of the default path's last

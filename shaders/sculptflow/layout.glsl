@@ -45,22 +45,27 @@ const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished wit
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 const uint kFlagFolded = 16u;        // volume change J ≤ 0: the end map folds here (only when J is computed)
-const uint kFlagUnverified = 32u;    // not certified within tol: the error bound is over it after the re-solve (with solverVerify also: it and the checking pass differ by over tol/2)
+const uint kFlagUnverified = 32u;    // not certified within tol: the error bound is over it after the re-solve (with solverVerify also: it and the checking pass differ by over tol/2, or their shared rounding may)
 
 // The checking pass (solverVerify, integrate.glsl): an eighth of the tolerance the
 // default path's last pass worked to, and half of every step limit, so that its final error is well below the default
 // path's; that must agree with it within half the tolerance, which certifies the
 // checking pass's position wherever its error is at most 2/3 of the default's
-// (docs/accuracy-sweep.md, "The checking pass"). It checks the vertices whose
-// bound is over kVerifyBoundShare of the tolerance: every miss of the long sweeps
+// (docs/accuracy-sweep.md, "The checking pass"). Verify's default path aims the
+// bound at kVerifyBoundShare of the tolerance (firstPass), and it checks the
+// vertices whose bound is still over that: every miss of the long sweeps
 // had its bound there (0.51–0.98 tol), and on their seeds no vertex whose bound
 // was within tol/2 ended over 0.85 tol ("The checking pass on the error bound").
 const float kVerifyToleranceShare = 0.125f;
 const float kVerifyStepShare = 0.5f;
 const float kVerifyAgreementShare = 0.5f;
 const float kVerifyBoundShare = 0.5f;
+// What a pass's rounding moves a vertex by, relative to its start's largest
+// coordinate, before the flow stretches it: 4–8 float roundings a coordinate (seed
+// 24445's float floor at tol 0.01 was 2^-20.3 of it, stretched 284×).
+const float kStartRounding = 4.7683716e-7f; // 2^-21
 // A vertex's passes (integrateVertex): the first, a second where its bound is
-// over tol, and (solverVerify) the checking one.
+// over tol (solverVerify: tol/2), and (solverVerify) the checking one.
 const int kCheckingPass = 2;
 const int kPassesAtMost = 3;
 

@@ -240,9 +240,9 @@ void addDeformCommand(CLI::App& app) {
     cmd->add_flag("--ply-ascii", args->plyAscii, "Write the .ply --out as ASCII (default: binary little-endian)");
     cmd->add_option("--stats", args->statsPath, "Statistics as JSON");
     cmd->add_flag("--verify", args->verify,
-                  "Check the error bound where it certifies a vertex with under half of --tol to spare: a checking "
-                  "pass at tol/8 and half the step limits, whose positions are written; a vertex whose passes "
-                  "differ by more than half of --tol is flagged unverified (summary and --stats). 1-2.2 times the "
+                  "Aim the error bound at half of --tol, and check a vertex it leaves over that: a checking pass at "
+                  "tol/8 and half the step limits, whose positions are written; a vertex whose passes differ by "
+                  "more than half of --tol is flagged unverified (summary and --stats). 1-1.8 times the "
                   "evaluations");
     cmd->add_flag("--volume-change", args->volumeChange,
                   "Compute each vertex's volume change J = det(dx/dx0) of the end map (a debug output): "
