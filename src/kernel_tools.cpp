@@ -125,10 +125,6 @@ void setKelvinletLoads(kernel::Tool& t, const ToolMotion& m) {
     t.kelvinScale = float(2.0 * (a / 4.0) - a); // 2b₀ − a, b₀ = b at ν = 0
 }
 
-// The vertex's own step limit, kernel::kVertexStepLimit at the default
-// maxToolMotionPerStep, scales with it.
-constexpr double kDefaultToolMotionPerStep = 1.5;
-
 } // namespace
 
 kernel::Tool makeKernelTool(const ToolMotion& m) {
@@ -214,7 +210,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     k.settings.hMax = float(hMax);
     k.settings.stepLimitFloor = float(floor);
     k.settings.stepLimitScale =
-        float(kernel::kVertexStepLimit * options.maxToolMotionPerStep / kDefaultToolMotionPerStep);
+        float(kernel::kVertexStepLimit * options.maxToolMotionPerStep / kernel::kDefaultToolMotionPerStep);
     k.settings.stepLimitTravel = float(options.maxToolMotionPerStep);
     k.settings.safety = float(controllerSafety(options));
     k.settings.shrinkMin = float(options.shrinkMin);

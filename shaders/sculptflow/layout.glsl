@@ -88,8 +88,11 @@ const float kBoundLost = -1.0f;
 // The length over which a bi-Laplacian Kelvinlet's field changes, in ε: its core is
 // half as wide as the other profiles' (fieldLength in kernel_tools.cpp, stepLimit).
 const float kBiLaplacianFieldLength = 0.5f;
+// maxToolMotionPerStep's default: the step limits below are given at it, and scale with it.
+const float kDefaultToolMotionPerStep = 1.5f;
 // A vertex's own step limit is this over its field's rate of change at the vertex,
-// |∂v/∂x| + 3|v − d|/√(|R|² + ℓ²) (stepLimit), at the default maxToolMotionPerStep.
+// |∂v/∂x| + kKelvinletTravelRate·|v − d|/√(|R|² + ℓ²) (stepLimit), at the default
+// maxToolMotionPerStep.
 const float kVertexStepLimit = 2.4f;
 // A step carries a vertex against a Kelvinlet at most this share of stepLimitTravel
 // field lengths, widened away from the tool (stepLimit): half of √(|R|² + ℓ²) at the
@@ -97,6 +100,10 @@ const float kVertexStepLimit = 2.4f;
 // √(|R|² + ε²) along any line (the roots of |R|² + ε² = 0 lie that far), and an
 // estimate of its leading terms holds only well inside it.
 const float kKelvinletTravelShare = 1.0f / 3.0f;
+// The travel's weight in the vertex's own rate: alone it gives the travel bound
+// above, so that the two rates, the field's shear and the vertex's travel, add each
+// at its own limit (4.8).
+const float kKelvinletTravelRate = kVertexStepLimit / (kKelvinletTravelShare * kDefaultToolMotionPerStep);
 // The move's step limit may carry a vertex past its own by at most this factor
 // (stepLimit): the recordings' floors are within 1.65× of their tip vertices' own,
 // while seed 11352's, 3.2×, missed by 1.3 tol (docs/solver.md, item 4); and by
@@ -169,7 +176,7 @@ struct SolverSettings {
     float growMax;   // upper limit of h_new/h
     int fixedSteps;  // kMethodRk4: steps per segment
     float stepLimitFloor;    // every vertex may step this far: the tools' whole motion / maxToolMotionPerStep
-    float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + 3|v − d|/√(|R|² + ℓ²)) (stepLimit)
+    float stepLimitScale;    // a vertex's own limit: scale / (|∂v/∂x| + kKelvinletTravelRate·|v − d|/√(|R|² + ℓ²)) (stepLimit)
     float requestedTolerance; // voxels, before the method's calibration: what the error bound and solverVerify hold a vertex to
     float stepLimitTravel;   // field lengths a tool moves a step (and kKelvinletTravelShare of it a vertex against one)
     int maxAttempts;         // a first pass's attempt budget (SolverOptions::maxIterations, at most 65536)

@@ -266,10 +266,14 @@ SF_INLINE void kelvinletSphereReach(int i, vec3 centre, float radius, float delt
     }
 }
 
-// stepLimit (controller.glsl says why): its field's rate of change at the vertex,
-// |∂v/∂x| + 3|v − d|/√(|R|² + ℓ²) with ℓ its field length, adds to `rate`, and no
-// step carries the vertex further against the tool than stepShare·kKelvinletTravelShare
-// ·stepLimitTravel field lengths, widened to √(|R|² + ℓ²) away from it.
+// stepLimit (controller.glsl says why): no step carries the vertex further against
+// the tool than stepShare·kKelvinletTravelShare·stepLimitTravel field lengths,
+// widened to √(|R|² + ℓ²) away from it (ℓ its field length), and its field's rate
+// of change at the vertex adds to `rate`: |∂v/∂x|, plus the travel against the
+// tool weighted so that alone it gives that travel bound (kKelvinletTravelRate), so
+// that the two add each at its own limit. Weighted at 3, the sum let a vertex that
+// both sheared and travelled step as far as its travel alone allows (seeds 26426 and
+// 26496: dp45 1.62× tol 0.3 and 1.09× tol 0.1, unflagged).
 SF_INLINE void kelvinletStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float) rate,
                                   SF_INOUT(float) travel, SF_INOUT(bool)) {
     vec3 R = toolOffset(i, x, s);
@@ -277,8 +281,8 @@ SF_INLINE void kelvinletStepLimit(int i, vec3 x, float s, vec3 k1, float stepSha
     float relative = length(k1 - tools[i].translation);
     float fieldLength = toolShape(i) == kProfileBiLaplacian ? kBiLaplacianFieldLength * eps : eps;
     float reach = sqrt(dot(R, R) + fieldLength * fieldLength);
-    rate += kelvinletGradient(i, R) + 3.0f * relative / reach;
     float share = stepShare * kKelvinletTravelShare * settings.stepLimitTravel;
+    rate += kelvinletGradient(i, R) + kKelvinletTravelRate * relative / reach;
     if (relative > 0.0f) travel = min(travel, share * reach / relative);
 }
 
