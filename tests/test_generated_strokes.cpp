@@ -297,6 +297,16 @@ TEST(GeneratedStrokes, AVertexsShearAndTravelAddEachAtItsOwnLimit) {
     expectPlainRunsWithinTolerance(biScale, {Method::Dp45}, {0.1});
 }
 
+// Seed 24820: an affine tool that scales its inside up (μ 4.4, a linear field) and
+// mirrored, where rk4dbl's first step of 0.41 (hμ 1.81) erred 1.23× its Richardson
+// estimate, as on y' = μy at that hμ, and the flow stretched it 27×: 1.016× tol 0.3,
+// unflagged. Steps keep hμ within the method's growthInterval (1.56 for rk4dbl).
+TEST(GeneratedStrokes, AStepsBoundHoldsOnlyWithinItsGrowthInterval) {
+    const GeneratedCase c = generateCase(24820);
+    ASSERT_EQ(c.family, "affine/smooth");
+    expectPlainRunsWithinTolerance(c, {Method::Rk4Double}, {0.3});
+}
+
 // Seed 20888: an affine flow with a smooth falloff (3u² − 2u³), whose second
 // derivative jumps by 6/width² at both radii. A step across either errs by
 // [v'']·h³·E₂(θ), of which dp45's estimate and its Simpson check see a sixth: dp45
