@@ -97,8 +97,9 @@ TEST(KelvinletProfiles, SharpKernelsAreTheNumericalLaplacianOfTheRegularizedOnes
 // truth, with the kernel's own float loads, for every profile. Tri-scale summed
 // term by term was 1.2e-5 of the tip speed off here: a field error shared by
 // every pass, which a flow that stretches its start 300× turns into 0.05 voxel.
-// As a divided difference it keeps float precision (3.2e-7); bi-scale's two
-// terms cancel less (2.8e-6).
+// As a divided difference it keeps float precision (3.2e-7). Bi-scale's plain
+// difference was 2.8e-6 off, enough for seed 28620's 230-voxel pull to end 1.45×
+// tol 0.01 off unflagged; as a divided difference too, it is within 1e-6.
 TEST(KelvinletProfiles, ShaderClosedFormsMatchTheDoubleReference) {
     std::mt19937 rng(11);
     std::uniform_real_distribution<double> unit(-1.0, 1.0);
@@ -123,7 +124,7 @@ TEST(KelvinletProfiles, ShaderClosedFormsMatchTheDoubleReference) {
             const glm::dvec3 v(k.velocity(glm::vec3(R), 0.0f, 1u));
             worst = std::max(worst, glm::length(v - expected) / tipSpeed);
         }
-        EXPECT_LE(worst, profile == KelvinletProfile::BiScale ? 4e-6 : 1e-6) << name(profile) << ": relative to the tip speed";
+        EXPECT_LE(worst, 1e-6) << name(profile) << ": relative to the tip speed";
         std::printf("[ profiles ] %s: float kernel vs double series, worst %.2g of the tip speed\n",
                     name(profile).c_str(), worst);
     }

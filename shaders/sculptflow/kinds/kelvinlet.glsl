@@ -9,23 +9,6 @@ vec3 kelvinletFromCoefficients(int i, vec3 offset, vec3 c) {
          + c.z * (tools[i].kelvinScale * tools[i].scaleLoad * offset - tools[i].kelvinA * cross(tools[i].twistLoad, offset));
 }
 
-// The radial coefficients (A, B, φ) of one regularized Kelvinlet of radius eps at
-// |R|² = rr (de Goes & James 2017, spec §3.2), and in `slope` their derivatives
-// over |R| divided by |R| (A'/ρ, B'/ρ, φ'/ρ), for the Jacobian. With u = rr + ε²:
-// A = (a − b)/√u + aε²/(2u^{3/2}), B = b/u^{3/2}, φ = 1/u^{3/2} + 3ε²/(2u^{5/2}).
-vec3 regularizedCoefficients(int i, float rr, float eps, SF_OUT(vec3) slope) {
-    float eps2 = eps * eps;
-    float rInv = inversesqrt(rr + eps2);
-    float r2Inv = rInv * rInv;
-    float r3Inv = rInv * r2Inv;
-    float r5Inv = r3Inv * r2Inv;
-    float a = tools[i].kelvinA;
-    float b = tools[i].kelvinB;
-    slope = vec3(-(a - b) * r3Inv - 1.5f * a * eps2 * r5Inv, -3.0f * b * r5Inv,
-                 -3.0f * r5Inv - 7.5f * eps2 * r5Inv * r2Inv);
-    return vec3((a - b) * rInv + 0.5f * a * eps2 * r3Inv, b * r3Inv, r3Inv + 1.5f * eps2 * r5Inv);
-}
-
 // The Laplacian and bi-Laplacian of the regularized kernels (sharp Kelvinlets, de Goes
 // & James 2019; docs/field-shapes.md derives them). With q = ε²/u ≤ 1:
 //   Δ:  A = (2b + 3bq − 7.5aq²)/u^{3/2}, B = −(6b + 15bq)/u^{5/2}, φ = −52.5q²/u^{5/2}
@@ -53,13 +36,17 @@ vec3 sharpCoefficients(int i, float rr, bool twice, SF_OUT(vec3) slope) {
                 -52.5f * q2 * r5Inv);
 }
 
-// Tri-scale as a divided difference over t = ε². Summed term by term, Σ wₖ X(tₖ)
-// cancels all but 1/44 of its first term at the tip, 1/800 at |R| = ε and 1/7000
-// at 5ε (the weights cancel g(t) and t, spec §3.7), so float rounding of the
-// terms, and of the radii and weights themselves, made a field error of 1e-5 of
-// the tip speed: the same in every pass, so no error estimate or checking pass
-// could see it, and a flow that stretches its start 300× left vertices 0.05 voxel
-// off at any tolerance. With its weights, Σ wₖ X(tₖ) = (t₁ − t₀)(t₂ − t₀)·X[t₀, t₁, t₂],
+// Bi-scale and tri-scale as divided differences over t = ε². Summed term by term,
+// tri-scale's Σ wₖ X(tₖ) cancels all but 1/44 of its first term at the tip, 1/800
+// at |R| = ε and 1/7000 at 5ε (the weights cancel g(t) and t, spec §3.7), so float
+// rounding of the terms, and of the radii and weights themselves, made a field
+// error of 1e-5 of the tip speed: the same in every pass, so no error estimate or
+// checking pass could see it, and a flow that stretches its start 300× left
+// vertices 0.05 voxel off at any tolerance. Bi-scale's X(t₀) − X(t₁) cancels less
+// (2.8e-6 of the tip speed), enough for a 230-voxel pull that stretches its start
+// 58× to end 1.45× tol 0.01 off unflagged (seed 28620), and for rounding in the
+// error estimates to reject steps at tight tolerances. As divided differences,
+// X(t₀) − X(t₁) = (t₀ − t₁)·X[t₀, t₁] and Σ wₖ X(tₖ) = (t₁ − t₀)(t₂ − t₀)·X[t₀, t₁, t₂],
 // and every X is a sum of u^{-n/2} and t·u^{-n/2} (u = |R|² + t, n = 1, 3, 5, 7),
 // whose divided differences have closed forms that add terms of one sign only.
 // With g = u^{-1/2} and s = √u:
@@ -67,13 +54,11 @@ vec3 sharpCoefficients(int i, float rr, bool twice, SF_OUT(vec3) slope) {
 //   g[a,b,c] = g_a g_b g_c (s_a + s_b + s_c)/((s_a + s_b)(s_b + s_c)(s_a + s_c))
 //   (gⁿ)[a,b] = g[a,b]·H_{n−1}(g_a, g_b)
 //   (gⁿ)[a,b,c] = g[a,b,c]·H_{n−1}(g_b, g_c) + g[a,b]·g[a,c]·H_{n−2}(g_a, g_b, g_c)
-//   (t·h)[a,b,c] = t_a·h[a,b,c] + h[b,c]
+//   (t·h)[a,b] = t_a·h[a,b] + h(b),   (t·h)[a,b,c] = t_a·h[a,b,c] + h[b,c]
 // where H_k is the sum of all products of degree k (complete homogeneous symmetric
 // polynomial). What is left is a cancellation of at most 5× in (t·h)'s terms.
-// Bi-scale's two terms cancel far less (2.8e-6 of the tip speed); the same form
-// for it cost the renderer's default profile 10–15% of its throughput.
 struct ScaleDifferences {
-    vec4 h;  // the second divided difference of u^{-n/2}, n = 1, 3, 5, 7
+    vec4 h;  // the first (bi-scale) or second (tri-scale) divided difference of u^{-n/2}, n = 1, 3, 5, 7
     vec4 th; // of t·u^{-n/2} (component 0 unused)
 };
 
@@ -96,6 +81,23 @@ CompleteHomogeneous completeHomogeneous(float x, float y, float z) {
     return h;
 }
 
+// The first divided differences over t₀, t₁, with x = g₀, y = g₁ and
+// H_{k+2}(x, y) = x^{k+1}·(x + y) + y²·H_k(x, y); s = u·g saves two square roots.
+ScaleDifferences biScaleDifferences(float rr, float t0, float t1) {
+    float u0 = rr + t0, u1 = rr + t1;
+    float x = inversesqrt(u0), y = inversesqrt(u1);
+    float d = -x * y / (u0 * x + u1 * y);
+    float xx = x * x, yy = y * y, xPlusY = x + y;
+    float x3 = x * xx, y3 = y * yy;
+    float h2 = x * xPlusY + yy;
+    float h4 = x3 * xPlusY + yy * h2;
+    float h6 = x3 * xx * xPlusY + yy * h4;
+    ScaleDifferences differences;
+    differences.h = d * vec4(1.0f, h2, h4, h6);
+    differences.th = t0 * differences.h + vec4(0.0f, y3, y3 * yy, y3 * yy * yy);
+    return differences;
+}
+
 ScaleDifferences scaleDifferences(float rr, float t0, float t1, float t2) {
     float s0 = sqrt(rr + t0), s1 = sqrt(rr + t1), s2 = sqrt(rr + t2);
     float g0 = 1.0f / s0, g1 = 1.0f / s1, g2 = 1.0f / s2;
@@ -114,30 +116,31 @@ ScaleDifferences scaleDifferences(float rr, float t0, float t1, float t2) {
 }
 
 // Kelvinlet i's radial coefficients and their slopes for its profile (spec §3.7):
-// bi-scale X_ε − X_ε₁, tri-scale Σ wₖ X_εₖ (as a divided difference, above), or
-// the (bi-)Laplacian at ε. In terms of t = ε² and u = |R|² + t (as in
-// regularizedCoefficients): A = (a − b)·u^{-1/2} + (a/2)·t·u^{-3/2}, B = b·u^{-3/2},
+// bi-scale X_ε − X_ε₁, tri-scale Σ wₖ X_εₖ (as divided differences, above), or
+// the (bi-)Laplacian at ε; in `slope` their derivatives over |R| divided by |R|,
+// for the Jacobian. One regularized Kelvinlet (de Goes & James 2017, spec §3.2)
+// has, in terms of t = ε² and u = |R|² + t: A = (a − b)·u^{-1/2} + (a/2)·t·u^{-3/2}, B = b·u^{-3/2},
 // φ = u^{-3/2} + (3/2)·t·u^{-5/2}, and A'/ρ = −(a − b)·u^{-3/2} − (3/2)a·t·u^{-5/2},
 // B'/ρ = −3b·u^{-5/2}, φ'/ρ = −3u^{-5/2} − (15/2)·t·u^{-7/2}.
 vec3 kelvinletCoefficients(int i, float rr, SF_OUT(vec3) slope) {
     int profile = toolShape(i);
     if (profile == kProfileLaplacian || profile == kProfileBiLaplacian)
         return sharpCoefficients(i, rr, profile == kProfileBiLaplacian, slope);
-    float eps = tools[i].outerRadius;
+    float eps2 = tools[i].outerRadius * tools[i].outerRadius;
+    ScaleDifferences d;
+    float weight;
     if (profile == kProfileTriScale) {
-        float eps2 = eps * eps;
-        ScaleDifferences d = scaleDifferences(rr, eps2, kScaleSecondT * eps2, kScaleThirdT * eps2);
-        float weight = kTriScaleDifferenceWeight * eps2 * eps2;
-        float a = tools[i].kelvinA;
-        float b = tools[i].kelvinB;
-        slope = weight * vec3(-(a - b) * d.h[1] - 1.5f * a * d.th[2], -3.0f * b * d.h[2], -3.0f * d.h[2] - 7.5f * d.th[3]);
-        return weight * vec3((a - b) * d.h[0] + 0.5f * a * d.th[1], b * d.h[1], d.h[1] + 1.5f * d.th[2]);
+        d = scaleDifferences(rr, eps2, kScaleSecondT * eps2, kScaleThirdT * eps2);
+        weight = kTriScaleDifferenceWeight * eps2 * eps2;
+    } else {
+        float t1 = kScaleSecondT * eps2;
+        d = biScaleDifferences(rr, eps2, t1);
+        weight = eps2 - t1; // exact (t₁ < 2t₀), so it matches the t₁ the differences used
     }
-    vec3 slope1;
-    vec3 c = regularizedCoefficients(i, rr, eps, slope);
-    vec3 c1 = regularizedCoefficients(i, rr, kKelvinletSecondRadius * eps, slope1);
-    slope -= slope1;
-    return c - c1;
+    float a = tools[i].kelvinA;
+    float b = tools[i].kelvinB;
+    slope = weight * vec3(-(a - b) * d.h[1] - 1.5f * a * d.th[2], -3.0f * b * d.h[2], -3.0f * d.h[2] - 7.5f * d.th[3]);
+    return weight * vec3((a - b) * d.h[0] + 0.5f * a * d.th[1], b * d.h[1], d.h[1] + 1.5f * d.th[2]);
 }
 
 vec3 kelvinletVelocity(int i, vec3 offset) {
