@@ -212,12 +212,12 @@ TEST(GeneratedStrokes, TheFloatFloorTellsRoundingFromTheMethod) {
     EXPECT_GE(missed[0].floatFloor, 0.0) << "the tight solve flagged the vertex";
     EXPECT_FALSE(missed[0].floatLimited()) << "a tight float solve ends " << missed[0].floatFloor << " voxel off";
 
-    // Seed 28936's flow (an affine tool chained over its poses) amplifies its start
-    // 543×: a float solve at tol/100 ends 0.02 voxel off, 2 tol, as dp45 does.
-    // (Seed 21802, 724×, until bi-scale became a divided difference.)
-    const std::vector<SweepRun> amplified = cli::sweepCase(generateCase(28936), options);
+    // Seed 21802's flow amplifies its start 724×: every tight solve clamps at h_min,
+    // at rounding's floor, and where it ends is that floor.
+    options.methods = {Method::Tsit5};
+    const std::vector<SweepRun> amplified = cli::sweepCase(generateCase(21802), options);
     ASSERT_EQ(amplified.size(), 1u);
-    ASSERT_GT(amplified[0].ratio(), 1.0) << "seed 28936 no longer misses; take another float-limited case";
+    ASSERT_GT(amplified[0].ratio(), 1.0) << "seed 21802 no longer misses; take another float-limited case";
     EXPECT_TRUE(amplified[0].floatLimited()) << "a tight float solve ends " << amplified[0].floatFloor << " voxel off";
 }
 
