@@ -271,6 +271,32 @@ TEST(GeneratedStrokes, AnAffineFlowsTurnIsHeldToItsShell) {
     expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.3, 0.1});
 }
 
+// Seed 29937: a 233-voxel pull of an affine flow with a 1.7-voxel smoother shell
+// (and a truncated affine hand). The move's limit resolves the shell passing,
+// 0.0027 of the move a step, and held every vertex to it, 375 steps and more,
+// though most ride inside r_in, on the affine field exactly, or wait beyond r_out,
+// where it is 0: 1,338 evaluations a vertex with dp45. Clear of the shell a vertex
+// now steps past the floor. Seed 29193 (a smoother 45-voxel shell turning 167°) is
+// what that must not do: with no clearance asked, a vertex in the shell stepped
+// 0.27 (h·ω 0.79) where the floor allows 0.22, its stages up to 17 voxels (1.5 of
+// the shell's field lengths) off its circle, and erred 3.6× its bound a step: dp45
+// 1.11× tol 0.3, unflagged.
+TEST(GeneratedStrokes, AVertexClearOfAnAffineFlowsShellStepsPastTheFloor) {
+    const GeneratedCase pulled = generateCase(29937);
+    ASSERT_EQ(pulled.family, "affine-flow/smoother");
+    SweepOptions options = atTolerance(0.1);
+    options.methods = {Method::Dp45};
+    const std::vector<SweepRun> runs = cli::sweepCase(pulled, options);
+    expectMostCompared({expectRunsWithinTolerance(runs)});
+    ASSERT_EQ(runs.size(), 1u);
+    const double floorEvaluations = 6.0 / runs[0].stepLimit; // dp45's six a step, every step at the floor
+    EXPECT_LT(runs[0].meanEvaluations, floorEvaluations / 4) << "the floor holds vertices clear of the shell";
+
+    const GeneratedCase turning = generateCase(29193);
+    ASSERT_EQ(turning.family, "affine-flow/smoother");
+    expectPlainRunsWithinTolerance(turning, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.3, 0.1});
+}
+
 // Seed 21003: a vertex 0.2 voxel outside a sharp falloff's r_in turns with the
 // flow 0.52 rad a step. Its path never meets the kink, but each step's chord, which
 // the stages follow, passes a voxel inside it: dp45 ended 1.13 and 1.37 tol off at

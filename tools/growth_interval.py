@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """The method table's growthInterval: how far h·μ may go before a step's bound term
-stops bounding its local error on the growth test equation y' = μy, μ > 0.
+stops bounding its local error on the growth test equation y' = μy, μ > 0; and the
+turn an affine flow's step may take clear of its shell, on y' = (μ + iω)y.
 
 On y' = μy every stage is a polynomial in z = hμ, so a step's local error
 (e^z − 1 − increment) and its bound term (steppers.glsl, boundStepError) are exact
-functions of z. This prints the first z at which the error exceeds the term
-(docs/solver.md, item 4). Run: python3 tools/growth_interval.py
+functions of z, complex z included. This prints the first z at which the error
+exceeds the term (docs/solver.md, item 4), and the first hω at which it does for
+z = hω(c + i), c = μ/ω (docs/error-bound.md, "Steps clear of an affine flow's
+shell"). Run: python3 tools/growth_interval.py
 """
-import math
+import cmath
 
 
 def simpson_check(h, increment, k1, k_end, k_mid=None):
@@ -42,7 +45,7 @@ def bs32(h):
     k3 = 1.0 + 0.75 * h * k2
     increment = h * (2.0 / 9.0 * k1 + 1.0 / 3.0 * k2 + 4.0 / 9.0 * k3)
     check = simpson_check(h, increment, k1, 1.0 + increment)
-    return increment, check / max(1.0 - 8.0 / 15.0 * h, 0.25)  # ownErrorOfCheck at μ = 1
+    return increment, check / max(1.0 - 8.0 / 15.0 * complex(h).real, 0.25)  # ownErrorOfCheck at μ = Re z
 
 
 def dp45(h):
@@ -54,8 +57,8 @@ def dp45(h):
     k6 = 1.0 + h * (9017 / 3168 * k1 - 355 / 33 * k2 + 46732 / 5247 * k3 + 49 / 176 * k4 - 5103 / 18656 * k5)
     increment = h * (35 / 384 * k1 + 500 / 1113 * k3 + 125 / 192 * k4 - 2187 / 6784 * k5 + 11 / 84 * k6)
     k7 = 1.0 + increment
-    estimate = h * abs(71 / 57600 * k1 - 71 / 16695 * k3 + 71 / 1920 * k4 - 17253 / 339200 * k5
-                       + 22 / 525 * k6 - 1 / 40 * k7)
+    estimate = abs(h * (71 / 57600 * k1 - 71 / 16695 * k3 + 71 / 1920 * k4 - 17253 / 339200 * k5
+                        + 22 / 525 * k6 - 1 / 40 * k7))
     return increment, max(estimate, 0.5 * simpson_check(h, increment, k1, k7))
 
 
@@ -71,8 +74,8 @@ def tsit5(h):
     increment = h * (k1 + 0.01 * d2 + 0.4798896504144996 * d3 + 1.379008574103742 * d4
                      - 3.290069515436081 * d5 + 2.324710524099774 * d6)
     k7 = 1.0 + increment
-    estimate = h * abs(-0.0008164344596567469 * d2 + 0.007880878010261995 * d3 - 0.1447110071732629 * d4
-                       + 0.5823571654525552 * d5 - 0.45808210592918697 * d6 + (k7 - k1) / 66)
+    estimate = abs(h * (-0.0008164344596567469 * d2 + 0.007880878010261995 * d3 - 0.1447110071732629 * d4
+                        + 0.5823571654525552 * d5 - 0.45808210592918697 * d6 + (k7 - k1) / 66))
     return increment, max(estimate, 0.5 * simpson_check(h, increment, k1, k7))
 
 
@@ -82,12 +85,27 @@ def growth_interval(step, z_max=8.0, dz=1e-3):
     z = 0.1
     while z < z_max:
         increment, term = step(z)
-        if abs(math.expm1(z) - increment) > term:
+        if abs(cmath.exp(z) - 1.0 - increment) > term:
             return z
         z += dz
     return z_max
 
 
+def turn_interval(step, growth_share, theta_max=8.0, dtheta=1e-3):
+    """The first θ = hω ≥ 0.1 where a step of z = θ(growth_share + i) errs more than
+    its bound term; theta_max if none."""
+    theta = 0.1
+    while theta < theta_max:
+        z = theta * complex(growth_share, 1.0)
+        increment, term = step(z)
+        if abs(cmath.exp(z) - 1.0 - increment) > term:
+            return theta
+        theta += dtheta
+    return theta_max
+
+
 if __name__ == "__main__":
+    print("method  growth  turn at μ/ω = 0, 0.1, 0.3")
     for name, step in [("rk4dbl", rk4dbl), ("bs32", bs32), ("dp45", dp45), ("tsit5", tsit5)]:
-        print(f"{name:7s} {growth_interval(step):.3f}")
+        turns = "  ".join(f"{t:.3f}" if t < 8.0 else "none<8" for t in (turn_interval(step, c) for c in (0.0, 0.1, 0.3)))
+        print(f"{name:7s} {growth_interval(step):.3f}   {turns}")

@@ -199,8 +199,8 @@ bool usesVertexStepLimit() {
 // Truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
 // segment, so no mask is read). docs/solver.md (item 4) and docs/error-bound.md
 // have the measurements. An affine flow's field changes as its falloff shell
-// passes, which the floor already resolves (toolStepLimit), so with one no vertex
-// steps past the floor.
+// passes, which the floor already resolves (toolStepLimit), so a vertex within
+// reach of a shell steps no further than the floor (affineFlowStepLimit).
 //
 // The floor bounds each tool's own travel, stepLimitTravel field lengths a step; a
 // vertex that another tool carries past a Kelvinlet travels against it faster than

@@ -124,6 +124,10 @@ SF_SHARED_FUNCTION SF_HOST_REAL shellFieldLength(SF_HOST_REAL rIn, SF_HOST_REAL 
 }
 
 
+// The share of its distance from an affine flow's shell that a step past the
+// move's limit may carry a vertex against the tool (affineFlowStepLimit).
+const float kShellClearance = 0.5f;
+
 // The share of the tolerance that all of a vertex's kink crossings may spend
 // together (kinkAllowance in controller.glsl).
 const float kKinkBudget = 0.5f;

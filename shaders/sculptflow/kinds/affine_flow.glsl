@@ -23,18 +23,28 @@ SF_INLINE void affineFlowSphereReach(int i, vec3 centre, float radius, float del
 }
 
 // Its field changes as the falloff shell passes, which the move's step limit
-// resolves for the tool's own travel (toolStepLimit): no vertex steps past that
-// floor. A vertex that another tool carries through the shell crosses it faster
-// (seed 11398: a 0.5-voxel shell crossed in one step), so no step carries the
-// vertex radially further than its distance from the shell plus
-// stepLimitTravel of the shell's field length (times stepShare). The field does
-// not vary outside the shell, so the distance adds, not widens as against a
-// Kelvinlet: widened, a vertex 20 voxels out crossed a 6-voxel shell in one step
-// (seed 20960, 4.1× tol). What the other tools carry it by counts whole, since it
-// may turn radial within the step; the tool's own rotation does not.
+// resolves for the tool's own travel (toolStepLimit): a vertex in the shell, or
+// near enough to reach it within that floor, steps no further. A vertex that
+// another tool carries through the shell crosses it faster (seed 11398: a
+// 0.5-voxel shell crossed in one step), so no step carries the vertex radially
+// further than its distance from the shell plus stepLimitTravel of the shell's
+// field length (times stepShare). The field does not vary outside the shell, so
+// the distance adds, not widens as against a Kelvinlet: widened, a vertex 20
+// voxels out crossed a 6-voxel shell in one step (seed 20960, 4.1× tol). What the
+// other tools carry it by counts whole, since it may turn radial within the step;
+// the tool's own rotation does not.
+//
+// Clear of the shell (inside r_in the field is the affine one exactly, beyond
+// r_out it is 0) a step whose stages stay on the vertex's side may be longer than
+// the floor (seed 29937: a 233-voxel pull of a 1.7-voxel shell held every vertex
+// to 375 steps). Its stages move against the tool at most |k1 − d| plus the
+// affine field's change over r_out, and may cover kShellClearance of the
+// distance to the shell; the turn and scale a step are held to stepLimitTravel (radians and
+// log-scale; on y' = (μ + iω)y with μ ≤ 0.3ω every method's bound holds to
+// hω ≈ 1.8, docs/error-bound.md). A step falloff (no shell) makes the field
+// jump, which only the floor's short steps see.
 SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float),
                                    SF_INOUT(float) travel, SF_INOUT(bool) atFloor) {
-    atFloor = true;
     vec3 R = toolOffset(i, x, s);
     float dist = length(R);
     vec3 relative = k1 - tools[i].translation;
@@ -44,6 +54,17 @@ SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepSh
     float shellLength = shellFieldLength(tools[i].innerRadius, tools[i].outerRadius, toolShape(i));
     float reach = outside + settings.stepLimitTravel * shellLength;
     if (speed > 0.0f) travel = min(travel, stepShare * reach / speed);
+
+    float turnAndScale = length(tools[i].rotation) + abs(tools[i].logScale);
+    float clearSpeed = length(relative) + turnAndScale * tools[i].outerRadius;
+    float clear = clearSpeed > 0.0f ? stepShare * kShellClearance * outside / clearSpeed : settings.hMax;
+    bool shell = tools[i].outerRadius > tools[i].innerRadius;
+    if (shell && clear > settings.stepLimitFloor * stepShare) {
+        travel = min(travel, clear);
+        if (turnAndScale > 0.0f) travel = min(travel, stepShare * settings.stepLimitTravel / turnAndScale);
+    } else {
+        atFloor = true;
+    }
 }
 
 // div v = w·3λ + w'(|R|)·(R·v)/|R|, v its affine field.
