@@ -39,10 +39,10 @@ SF_INLINE void affineFlowSphereReach(int i, vec3 centre, float radius, float del
 // the floor (seed 29937: a 233-voxel pull of a 1.7-voxel shell held every vertex
 // to 375 steps). Its stages move against the tool at most |k1 − d| plus the
 // affine field's change over r_out, and may cover kShellClearance of the
-// distance to the shell; the turn and scale a step are held to stepLimitTravel (radians and
-// log-scale; on y' = (μ + iω)y with μ ≤ 0.3ω every method's bound holds to
-// hω ≈ 1.8, docs/error-bound.md). A step falloff (no shell) makes the field
-// jump, which only the floor's short steps see.
+// distance to the shell; the turn and scale a step are held to stepLimitTravel
+// (radians and log-scale; on y' = (μ + iω)y with μ ≤ 0.3ω every method's bound
+// holds to hω ≈ 1.8, tools/growth_interval.py). A step falloff (no shell) makes
+// the field jump, which only the floor's short steps see.
 SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float),
                                    SF_INOUT(float) travel, SF_INOUT(bool) atFloor) {
     vec3 R = toolOffset(i, x, s);
