@@ -30,6 +30,10 @@ void validateToolMotion(const ToolMotion& m, size_t index) {
     require(std::isfinite(m.logScale), "logScale", "must be finite");
     require(std::isfinite(m.outerRadius) && m.outerRadius > 0.0, "outerRadius", "must be positive");
     require(std::isfinite(m.innerRadius) && m.innerRadius >= 0.0, "innerRadius", "must be ≥ 0");
+    // Compared in float, as the kernel holds the radii.
+    require(!kindTraits(m.kind).needsShell || float(m.innerRadius) < float(m.outerRadius), "innerRadius",
+            "must be below outerRadius for an affine-flow tool: its field must be Lipschitz (spec §3.6), "
+            "and with no falloff shell it jumps at the outer radius (an affine tool takes a hard edge)");
     require(std::isfinite(m.stiffness) && m.stiffness > 0.0, "stiffness", "must be positive");
     require(m.compressibility >= 0.0 && m.compressibility <= 0.5, "compressibility",
             "must be in [0, 0.5]");

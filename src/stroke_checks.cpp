@@ -59,6 +59,11 @@ void checkTool(const ToolStroke& tool, const std::string& prefix, const std::str
         strokeError(source, prefix + "inner_radius: " + formatNumber(rIn) + " is larger than outer_radius " +
                          formatNumber(rOut) + " (the inner radius is where an affine tool's full motion ends "
                                               "and its falloff begins; a kelvinlet ignores it)");
+    if (kindTraits(tool.kind).needsShell && !(rIn < rOut))
+        strokeError(source, prefix + "inner_radius: " + formatNumber(rIn) + " is not below outer_radius " +
+                         formatNumber(rOut) + " (an " + std::string(toolKindName(tool.kind)) +
+                         " tool's field must be Lipschitz, spec §3.6: with no falloff shell it jumps at the "
+                         "outer radius; an affine tool takes a hard edge)");
     require(std::isfinite(tool.stiffness) && tool.stiffness > 0.0, "stiffness", "finite and > 0",
             tool.stiffness);
     require(std::isfinite(nu) && nu >= 0.0 && nu <= kMaxCompressibility, "compressibility", "in [0, 0.5]",

@@ -358,6 +358,27 @@ TEST(CliTrust, InnerRadiusOverOuterIsRefused) {
                            "a kelvinlet ignores it"}));
 }
 
+// r_in = r_out passes the rule above; an affine flow's field then jumps at r_out
+// (spec §3.6 asks it Lipschitz), so that kind alone is refused, naming the rule.
+TEST(CliTrust, AnAffineFlowWithNoFalloffShellIsRefused) {
+    ScratchDir dir;
+    for (const char* kind : {"affine-flow", "affine"}) {
+        const std::string stroke = strokeJson(dir, [&](nlohmann::json& j) {
+            j["tools"][0]["kind"] = kind;
+            j["tools"][0].erase("profile");
+            j["tools"][0]["inner_radius"] = 0.1;
+            j["tools"][0]["outer_radius"] = 0.1;
+        });
+        if (std::string(kind) == "affine") {
+            EXPECT_NO_THROW(readStroke(stroke));
+            continue;
+        }
+        EXPECT_TRUE(failsWith([&] { readStroke(stroke); },
+                              {"stroke.json", "tools[0].inner_radius: 0.1 is not below outer_radius 0.1",
+                               "affine-flow tool's field must be Lipschitz"}));
+    }
+}
+
 TEST(CliTrust, QuaternionsSlightlyOffUnitAreNormalisedWithAWarning) {
     ScratchDir dir;
     const std::string stroke = strokeJson(dir, [](nlohmann::json& j) {

@@ -413,5 +413,32 @@ TEST_F(Hostile, NanToolsAndOptionsAreRefusedBeforeDispatch) {
     EXPECT_EQ(mesh.readPositions(), expected);
 }
 
+// An affine flow's falloff is in its field, which must be Lipschitz (spec §3.6):
+// with r_in at or over r_out (clamped to it) the field jumps at r_out, so such a
+// tool is refused by name before dispatch. An affine tool takes the same radii.
+TEST_F(Hostile, AnAffineFlowWithNoFalloffShellIsRefusedBeforeDispatch) {
+    const ToolMotion affine = test::affineMotion({0, 0, 0}, {30, -10, 5}, {0.3, 1.0, 0.2}, 0.2, 20.0, 20.0);
+    const std::vector<glm::vec3> start = pointsAround(Move{{affine}}, 62, 19);
+    GpuMesh mesh(context(), start);
+    for (double rIn : {20.0, 25.0, 20.0 * (1.0 + 1e-9)}) {
+        ToolMotion flow = affine;
+        flow.kind = ToolKind::AffineFlow;
+        flow.innerRadius = rIn;
+        const Move refused{{flow}};
+        EXPECT_TRUE(test::failsWith([&] { solver().run(mesh, refused, SolverOptions{}); },
+                                    {"tools[0].innerRadius", "affine-flow", "Lipschitz"}))
+            << rIn;
+        EXPECT_TRUE(test::failsWith([&] { solveOnCpu(refused, start, SolverOptions{}); }, {"tools[0].innerRadius"}))
+            << rIn;
+        EXPECT_EQ(mesh.readPositions(), start) << rIn << ": something was dispatched";
+    }
+    ToolMotion shelled = affine;
+    shelled.kind = ToolKind::AffineFlow;
+    shelled.innerRadius = 19.0;
+    EXPECT_NO_THROW(solveOnCpu(Move{{shelled}}, start, SolverOptions{}));
+    EXPECT_NO_THROW(solver().run(mesh, Move{{affine}}, SolverOptions{}));
+    EXPECT_NE(mesh.readPositions(), start);
+}
+
 } // namespace
 } // namespace sculptflow

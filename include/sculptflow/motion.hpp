@@ -23,7 +23,7 @@ struct ToolMotion {
     glm::dvec3 rotation{0.0};    // r = axis·angle of q_B·q_A⁻¹, angle ∈ [0, π]
     double logScale = 0.0;       // λ = ln(σ_B/σ_A)
     double duration = 1.0;       // τB − τA in seconds, computed in double
-    double innerRadius = 0.0;    // voxels
+    double innerRadius = 0.0;    // voxels; below outerRadius for an affine flow (spec §3.6)
     double outerRadius = 0.0;    // voxels; ε for a Kelvinlet
     double stiffness = 1.0;      // μ
     double compressibility = 0.5;// ν

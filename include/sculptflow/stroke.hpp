@@ -127,7 +127,8 @@ SCULPTFLOW_API void writeStrokeJson(const Stroke& stroke, const std::filesystem:
 SCULPTFLOW_API void writeStrokeBin(const Stroke& stroke, const std::filesystem::path& path);
 
 // Checks the invariants every reader enforces (but inner_radius > outer_radius, which
-// only files refuse); throws sculptflow::Error naming `source` and the offending field.
+// only files refuse, except for an affine flow, whose field needs a falloff shell);
+// throws sculptflow::Error naming `source` and the offending field.
 SCULPTFLOW_API void validateStroke(const Stroke& stroke, const std::string& source);
 
 } // namespace sculptflow

@@ -51,14 +51,16 @@ struct KindTraits {
                       // sets no step limit, and its volume change is taken phase by phase
     bool compact;     // zero beyond r_out (of its origin or of its tip's path), which bounds its reach;
                       // else its reach is where a bound on its speed falls under the cull distance
+    bool needsShell;  // its falloff is in the field, which must be Lipschitz (spec §3.6): r_in < r_out,
+                      // since with no shell the field jumps at r_out, which no error bound sees
 };
 
 // One row per kind, at its kTool* index.
 inline constexpr KindTraits kKindTable[kToolKindCount] = {
-    // name         profiled truncated compact
-    {"kelvinlet",   true,    false,    false},
-    {"affine",      false,   true,     true},
-    {"affine-flow", false,   false,    true},
+    // name         profiled truncated compact needsShell
+    {"kelvinlet",   true,    false,    false,  false},
+    {"affine",      false,   true,     true,   false},
+    {"affine-flow", false,   false,    true,   true},
 };
 
 // SF_TOOL_KINDS holds every row, in order.

@@ -90,11 +90,12 @@ double drawRadius(Draw& draw) {
 // mode. In continuous mode r_in ≥ r_out would make a truncated affine tool's end a
 // step in the segment's start position: the chained end map is then discontinuous,
 // and any rounding of an earlier segment's output may move a vertex by the whole pull.
-double drawInnerRatio(Draw& draw, MoveMode mode) {
+// A kind whose falloff is in the field needs a shell (kinds.glsl, needsShell).
+double drawInnerRatio(Draw& draw, MoveMode mode, ToolKind kind) {
     const double u = draw.uniform();
     if (u < 0.12) return 0.0;
     if (u < 0.22) return 0.95;
-    if (u < 0.27) return mode == MoveMode::Move ? 1.25 : 0.95;
+    if (u < 0.27) return mode == MoveMode::Move && !kindTraits(kind).needsShell ? 1.25 : 0.95;
     return draw.uniform(0.0, 0.95);
 }
 
@@ -142,7 +143,7 @@ ToolStroke makeTool(Draw& draw, const HandPlan& h, const std::vector<double>& t,
     ToolStroke tool;
     setFamily(tool, family);
     tool.outerRadius = radius * kVoxelSize;
-    tool.innerRadius = drawInnerRatio(draw, mode) * tool.outerRadius;
+    tool.innerRadius = drawInnerRatio(draw, mode, tool.kind) * tool.outerRadius;
     const double u = draw.uniform();
     tool.stiffness = u < 0.6 ? 1.0 : u < 0.7 ? 0.5 : u < 0.8 ? 2.0 : draw.logUniform(0.5, 2.0);
     const double v = draw.uniform();

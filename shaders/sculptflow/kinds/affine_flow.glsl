@@ -41,8 +41,8 @@ SF_INLINE void affineFlowSphereReach(int i, vec3 centre, float radius, float del
 // affine field's change over r_out, and may cover kShellClearance of the
 // distance to the shell; the turn and scale a step are held to stepLimitTravel
 // (radians and log-scale; on y' = (μ + iω)y with μ ≤ 0.3ω every method's bound
-// holds to hω ≈ 1.8, tools/growth_interval.py). A step falloff (no shell) makes
-// the field jump, which only the floor's short steps see.
+// holds to hω ≈ 1.8, tools/growth_interval.py). The host refuses a falloff with no
+// shell (kinds.glsl, needsShell): its field would jump at r_out.
 SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float),
                                    SF_INOUT(float) travel, SF_INOUT(bool) atFloor) {
     vec3 R = toolOffset(i, x, s);
@@ -58,8 +58,7 @@ SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepSh
     float turnAndScale = length(tools[i].rotation) + abs(tools[i].logScale);
     float clearSpeed = length(relative) + turnAndScale * tools[i].outerRadius;
     float clear = clearSpeed > 0.0f ? stepShare * kShellClearance * outside / clearSpeed : settings.hMax;
-    bool shell = tools[i].outerRadius > tools[i].innerRadius;
-    if (shell && clear > settings.stepLimitFloor * stepShare) {
+    if (clear > settings.stepLimitFloor * stepShare) {
         travel = min(travel, clear);
         if (turnAndScale > 0.0f) travel = min(travel, stepShare * settings.stepLimitTravel / turnAndScale);
     } else {
