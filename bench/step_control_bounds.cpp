@@ -129,7 +129,8 @@ public:
     }
 
     double stepLimit(const dvec3& x, double s, const dvec3& k1) const {
-        return kernel_.stepLimit(glm::vec3(x), float(s), glm::vec3(k1), kernel_.firstPass());
+        // Every tool acts (the tools here are Kelvinlets, which act to the end).
+        return kernel_.stepLimit(glm::vec3(x), float(s), glm::vec3(k1), ~0u, kernel_.firstPass(), 1.0f);
     }
     const kernel::SolverSettings& settings() const { return kernel_.settings; }
 

@@ -297,6 +297,17 @@ TEST(GeneratedStrokes, AVertexClearOfAnAffineFlowsShellStepsPastTheFloor) {
     expectPlainRunsWithinTolerance(turning, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.3, 0.1});
 }
 
+// Seed 29284: two mirrored copies of a truncated affine tool turning 167° act on
+// vertex 667 at once (its first step's hμ, 0.26 at h 0.5, is twice the tool's λ),
+// so the field about the tip turns up to 5.8 rad a unit of s, and rk4dbl's step
+// of 0.5 turned past the 2.37 rad to which its bound holds on y' = iωy: 1.02× tol
+// 0.1, unflagged. The acting tools' turns and scales now add under one cap.
+TEST(GeneratedStrokes, OverlappingAffineToolsTurnWithinTheCapTogether) {
+    const GeneratedCase c = generateCase(29284);
+    ASSERT_EQ(c.family, "affine/smooth");
+    expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.1});
+}
+
 // Seed 21003: a vertex 0.2 voxel outside a sharp falloff's r_in turns with the
 // flow 0.52 rad a step. Its path never meets the kink, but each step's chord, which
 // the stages follow, passes a voxel inside it: dp45 ended 1.13 and 1.37 tol off at

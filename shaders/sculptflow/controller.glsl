@@ -196,11 +196,13 @@ bool usesVertexStepLimit() {
 // Nor past h·rate = the method's stability interval (rate bounds |∂v/∂x|): beyond
 // it the step amplifies what it should damp, and its estimate (dp45's 4–55× below
 // its error on the long sweep's misses) no longer describes the step.
-// Truncated affine tools are smooth in s and set none (a Kelvinlet acts in every
-// segment, so no mask is read). docs/solver.md (item 4) and docs/error-bound.md
-// have the measurements. An affine flow's field changes as its falloff shell
-// passes, which the floor already resolves (toolStepLimit), so a vertex within
-// reach of a shell steps no further than the floor (affineFlowStepLimit).
+// Truncated affine tools are smooth in s and set no rate, but the tools acting in
+// activeMask hold their summed turn and scale to stepLimitTravel a step, at the
+// first step too (`share`, the first step's share of the rest, leaves it whole).
+// docs/solver.md (item 4) and docs/error-bound.md have the measurements. An
+// affine flow's field changes as its falloff shell passes, which the floor already
+// resolves (toolStepLimit), so a vertex within reach of a shell steps no further
+// than the floor (affineFlowStepLimit).
 //
 // The floor bounds each tool's own travel, stepLimitTravel field lengths a step; a
 // vertex that another tool carries past a Kelvinlet travels against it faster than
@@ -208,18 +210,20 @@ bool usesVertexStepLimit() {
 // a Kelvinlet than kKelvinletTravelShare of stepLimitTravel field lengths (half its
 // reach at the default), widened to sqrt(|R|² + ℓ²) away from the tool, where the
 // field varies over |R|.
-float stepLimit(vec3 x, float s, vec3 k1, PassControl pass) {
+float stepLimit(vec3 x, float s, vec3 k1, uint activeMask, PassControl pass, float share) {
     float rate = 0.0f;
     float travel = passHMax(pass);
+    float turn = 0.0f;
     bool atFloor = false;
     for (int i = 0; i < toolCount; ++i)
-        SF_SWITCH_KIND(toolKind(i), StepLimit, (i, x, s, k1, pass.stepShare, rate, travel, atFloor))
+        SF_SWITCH_KIND(toolKind(i), StepLimit, (i, x, s, k1, activeMask, pass.stepShare, rate, travel, turn, atFloor))
     float floor = settings.stepLimitFloor * pass.stepShare;
     float own = rate > 0.0f ? pass.stepShare * settings.stepLimitScale / rate : passHMax(pass);
     float stable = methodTraits(solverMethod).stabilityInterval / kVertexStepLimit;
     float limit = max(min(floor, min(kFloorOverVertexLimit, stable) * own), own);
     if (atFloor) limit = floor;
+    float turnLimit = turn > 0.0f ? pass.stepShare * settings.stepLimitTravel / turn : passHMax(pass);
     // The travel bound may ask for less than h_min, the step every attempt is
     // guaranteed (spec §4); a step at h_min that misses is flagged as any other.
-    return min(max(min(limit, travel), settings.hMin), passHMax(pass));
+    return min(max(min(share * min(limit, travel), turnLimit), settings.hMin), passHMax(pass));
 }

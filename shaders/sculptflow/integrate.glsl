@@ -91,7 +91,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
     float pendingStretch = 0.0f; // the accepted step's breakpointStretch, added after its growth
     float h = fixedStepMethod ? segmentEnd / float(max(settings.fixedSteps, 1))
                          : clamp(settings.h0, settings.hMin, passHMax(pass));
-    if (usesVertexStepLimit() && running) h = min(h, max(method.firstStepOfVertexLimit * stepLimit(x, s, k1, pass), settings.hMin));
+    if (usesVertexStepLimit() && running) h = min(h, stepLimit(x, s, k1, mask, pass, method.firstStepOfVertexLimit));
 
     // k1 = v(x, s) holds at the top of every attempt; a rejected attempt keeps it.
     for (int attempt = 0; attempt < pass.attempts && running; ++attempt) {
@@ -110,7 +110,7 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
             pendingStep = 0.0f;
             pendingStretch = 0.0f;
         }
-        if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1, pass));
+        if (usesVertexStepLimit()) h = min(h, stepLimit(x, s, k1, mask, pass, 1.0f));
         // The bound's step term bounds a step's error on y' = μy only up to hμ =
         // growthInterval (methods.glsl); past it rk4dbl's Richardson estimate falls
         // short of a growing flow's error, 1.22× at hμ = 1.81. μ is the start's.

@@ -26,8 +26,8 @@ const int kToolKindCount = 3;
 //   <prefix>AddVelocity(i, R, activeMask, inout v)      its velocity at offset R (field.glsl)
 //   <prefix>Reach(i, x0, δ, inout reached, inout speedSum) outOfReach (field.glsl)
 //   <prefix>SphereReach(i, centre, radius, δ, same)     sphereInReach (field.glsl)
-//   <prefix>StepLimit(i, x, s, k1, stepShare, inout rate, inout travel, inout atFloor)
-//                                                      stepLimit (controller.glsl)
+//   <prefix>StepLimit(i, x, s, k1, activeMask, stepShare, inout rate, inout travel, inout turn,
+//                     inout atFloor)                   stepLimit (controller.glsl)
 //   <prefix>AddDivergence(i, R, inout div)              divergence (volume_change.glsl)
 //   <prefix>AddSymmetricGradient(i, R, activeMask, reach, inout S)
 //                                                      (J + Jᵀ)/2 for logarithmicNorm (error_growth.glsl)

@@ -24,8 +24,15 @@ SF_INLINE void affineSphereReach(int i, vec3 centre, float radius, float, SF_INO
     reached = reached || dist * 0.9999f - radius * 1.0001f - 1.0e-4f <= tools[i].outerRadius;
 }
 
-// Smooth in s: it sets no step limit.
-SF_INLINE void affineStepLimit(int, vec3, float, vec3, float, SF_INOUT(float), SF_INOUT(float), SF_INOUT(bool)) {}
+// Smooth in s, but about its moving tip its field is y' = (W + λI)y, on which each
+// method's bound holds to a turn hω ≈ 1.8 a step (tools/growth_interval.py); where
+// tools overlap their turns and scales add (seed 29284: two mirrored copies of a
+// 167° turn, rk4dbl 1.02× tol 0.1). So while it acts it adds to `turn`, which
+// stepLimit holds to stepLimitTravel a step.
+SF_INLINE void affineStepLimit(int i, vec3, float, vec3, uint activeMask, float, SF_INOUT(float), SF_INOUT(float),
+                               SF_INOUT(float) turn, SF_INOUT(bool)) {
+    if ((activeMask & (1u << uint(i))) != 0u) turn += length(tools[i].rotation) + abs(tools[i].logScale);
+}
 
 // None here: its volume change is taken phase by phase (affinePhaseJacobian).
 SF_INLINE void affineAddDivergence(int, vec3, SF_INOUT(float)) {}

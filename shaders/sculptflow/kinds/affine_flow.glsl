@@ -43,8 +43,8 @@ SF_INLINE void affineFlowSphereReach(int i, vec3 centre, float radius, float del
 // (radians and log-scale; on y' = (μ + iω)y with μ ≤ 0.3ω every method's bound
 // holds to hω ≈ 1.8, tools/growth_interval.py). The host refuses a falloff with no
 // shell (kinds.glsl, needsShell): its field would jump at r_out.
-SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float),
-                                   SF_INOUT(float) travel, SF_INOUT(bool) atFloor) {
+SF_INLINE void affineFlowStepLimit(int i, vec3 x, float s, vec3 k1, uint, float stepShare, SF_INOUT(float),
+                                   SF_INOUT(float) travel, SF_INOUT(float), SF_INOUT(bool) atFloor) {
     vec3 R = toolOffset(i, x, s);
     float dist = length(R);
     vec3 relative = k1 - tools[i].translation;

@@ -277,8 +277,8 @@ SF_INLINE void kelvinletSphereReach(int i, vec3 centre, float radius, float delt
 // that the two add each at its own limit. Weighted at 3, the sum let a vertex that
 // both sheared and travelled step as far as its travel alone allows (seeds 26426 and
 // 26496: dp45 1.62× tol 0.3 and 1.09× tol 0.1, unflagged).
-SF_INLINE void kelvinletStepLimit(int i, vec3 x, float s, vec3 k1, float stepShare, SF_INOUT(float) rate,
-                                  SF_INOUT(float) travel, SF_INOUT(bool)) {
+SF_INLINE void kelvinletStepLimit(int i, vec3 x, float s, vec3 k1, uint, float stepShare, SF_INOUT(float) rate,
+                                  SF_INOUT(float) travel, SF_INOUT(float), SF_INOUT(bool)) {
     vec3 R = toolOffset(i, x, s);
     float eps = tools[i].outerRadius;
     float relative = length(k1 - tools[i].translation);
