@@ -41,13 +41,21 @@ std::vector<double> internalTolerances() {
     return cli::everyMethodsInternalTolerance(moveToolMotion(defaultStroke()), {});
 }
 
-TEST(Bench, FlopsPerEvaluationAreTheHandCountPerTool) {
+TEST(Bench, FlopsPerEvaluationAreEachToolsOwnCountSummed) {
     Stroke stroke = defaultStroke();
-    EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), 138.0);
+    const Move kelvinlet = moveToolMotion(stroke);
+    ASSERT_EQ(stroke.tools.front().profile, KelvinletProfile::BiScale);
+    EXPECT_EQ(cli::flopsPerEvaluation(kelvinlet), 97.0);
     stroke.tools.front().kind = ToolKind::Affine;
     EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), 30.0);
     stroke.tools.push_back(defaultStroke().tools.front());
-    EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), 168.0);
+    EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), 127.0);
+    // Each profile has its own count, and the named list is the same function's.
+    stroke = defaultStroke();
+    stroke.tools.front().profile = KelvinletProfile::TriScale;
+    const std::vector<std::pair<std::string, double>> byShape = cli::flopsPerEvaluationByShape();
+    EXPECT_EQ(byShape.at(1).first, "kelvinlet tri-scale");
+    EXPECT_EQ(cli::flopsPerEvaluation(moveToolMotion(stroke)), byShape.at(1).second);
 }
 
 TEST(Bench, PeakFlopsOfLavapipeAndOfTheReadmesGpus) {
@@ -132,7 +140,7 @@ TEST(Bench, QuickRunWritesOneRecordPerMeasurement) {
     ASSERT_TRUE(doc.is_object());
     const Json& records = doc["records"];
     ASSERT_TRUE(records.is_array());
-    EXPECT_EQ(doc["flops_per_eval"]["kelvinlet"], 138.0);
+    EXPECT_EQ(doc["flops_per_eval"]["kelvinlet bi-scale"], cli::flopsPerEvaluation(moveToolMotion(defaultStroke())));
     EXPECT_TRUE(doc["peak_gflops"].is_number()) << "lavapipe's peak comes from /proc/cpuinfo";
 
     using Key = std::tuple<std::string, std::string, size_t, std::string, std::string>;

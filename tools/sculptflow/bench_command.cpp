@@ -29,6 +29,13 @@ namespace {
 
 constexpr size_t kMostVertices = 64'000'000; // a size's cap: 2 GB of GPU memory, 4 GB on the host
 
+// {"kelvinlet bi-scale": 97, ...}: flops_per_eval in the JSON header.
+nlohmann::json flopsPerShapeJson() {
+    nlohmann::json counts = nlohmann::json::object();
+    for (const auto& [shape, flops] : flopsPerEvaluationByShape()) counts[shape] = flops;
+    return counts;
+}
+
 // Software rasterisers run on the CPU: no clock to raise, nothing to warm.
 bool isCpuDevice(const std::string& device) {
     return device.find("llvmpipe") != std::string::npos || device.find("lavapipe") != std::string::npos ||
@@ -94,9 +101,12 @@ void runBench(const BenchArgs& args) {
                 std::isfinite(peak.gflops) ? (std::to_string(int(std::lround(peak.gflops))) + " GFLOP/s").c_str()
                                            : "unknown",
                 peak.source.c_str());
-    std::printf("CPU reference: %s, 1 and %u threads; FLOPs per evaluation: Kelvinlet %.0f, affine %.0f "
-                "(counted from the kinds' GLSL; see throughput.hpp)\n\n",
-                cpu.c_str(), allThreads, kKelvinletFlopsPerEvaluation, kAffineFlopsPerEvaluation);
+    std::string flopCounts;
+    for (const auto& [shape, flops] : flopsPerEvaluationByShape())
+        flopCounts += (flopCounts.empty() ? "" : ", ") + shape + " " + std::to_string(std::lround(flops));
+    std::printf("CPU reference: %s, 1 and %u threads\nFLOPs per evaluation, per tool (counted from the kinds' "
+                "GLSL; see throughput.hpp): %s\n\n",
+                cpu.c_str(), allThreads, flopCounts.c_str());
 
     GpuTimingOptions timing;
     timing.measurements = args.repeats.value_or(5);
@@ -148,7 +158,7 @@ void runBench(const BenchArgs& args) {
             {"cpu_threads", allThreads},
             {"peak_gflops", peak.gflops},
             {"peak_source", peak.source},
-            {"flops_per_eval", {{"kelvinlet", kKelvinletFlopsPerEvaluation}, {"affine", kAffineFlopsPerEvaluation}}},
+            {"flops_per_eval", flopsPerShapeJson()},
             {"workload", "ball: uniform in 2 outer radii around the first tool's tip at pose A, seed 12345; "
                          "partly active: the ball's first points plus vertices out of reach; sphere (key): the "
                          "built-in mesh's icosphere subdivided, its first vertices in mesh order"},

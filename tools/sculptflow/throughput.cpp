@@ -98,11 +98,51 @@ std::string_view backendName(Backend backend) {
 
 std::string_view layoutName(Layout layout) { return layout == Layout::Scattered ? "scattered" : "clustered"; }
 
+double flopsPerEvaluation(const ToolMotion& tool) {
+    constexpr double kEveryTool = 12.0, kKelvinletCommon = 45.0, kAffineVelocity = 18.0, kAffineFlowCommon = 31.0;
+    switch (tool.kind) {
+    case ToolKind::Kelvinlet: {
+        const double coefficients = tool.profile == KelvinletProfile::BiScale    ? 40.0
+                                  : tool.profile == KelvinletProfile::TriScale   ? 74.0
+                                  : tool.profile == KelvinletProfile::Laplacian  ? 23.0
+                                                                                 : 24.0;
+        return kEveryTool + kKelvinletCommon + coefficients;
+    }
+    case ToolKind::Affine: return kEveryTool + kAffineVelocity;
+    case ToolKind::AffineFlow: {
+        const double profile = tool.falloff == Falloff::Smooth     ? 4.0
+                             : tool.falloff == Falloff::Smoother   ? 7.0
+                             : tool.falloff == Falloff::Sharp      ? 1.0
+                                                                   : 0.0;
+        return kEveryTool + kAffineFlowCommon + profile;
+    }
+    }
+    return 0.0;
+}
+
 double flopsPerEvaluation(const Move& move) {
     double flops = 0.0;
-    for (const ToolMotion& tool : move.tools)
-        flops += tool.kind == ToolKind::Affine ? kAffineFlopsPerEvaluation : kKelvinletFlopsPerEvaluation;
+    for (const ToolMotion& tool : move.tools) flops += flopsPerEvaluation(tool);
     return flops;
+}
+
+std::vector<std::pair<std::string, double>> flopsPerEvaluationByShape() {
+    std::vector<std::pair<std::string, double>> counts;
+    ToolMotion tool;
+    for (const KelvinletProfile profile : {KelvinletProfile::BiScale, KelvinletProfile::TriScale,
+                                           KelvinletProfile::Laplacian, KelvinletProfile::BiLaplacian}) {
+        tool.kind = ToolKind::Kelvinlet;
+        tool.profile = profile;
+        counts.emplace_back("kelvinlet " + std::string(kelvinletProfileName(profile)), flopsPerEvaluation(tool));
+    }
+    tool.kind = ToolKind::Affine;
+    counts.emplace_back("affine", flopsPerEvaluation(tool));
+    for (const Falloff falloff : {Falloff::Smooth, Falloff::Smoother, Falloff::Linear, Falloff::Sharp}) {
+        tool.kind = ToolKind::AffineFlow;
+        tool.falloff = falloff;
+        counts.emplace_back("affine-flow " + std::string(falloffName(falloff)), flopsPerEvaluation(tool));
+    }
+    return counts;
 }
 
 PeakFlops devicePeakFlops(const std::string& deviceName, unsigned cpuThreads, double clockGhz) {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <glm/glm.hpp>
@@ -30,35 +31,43 @@ enum class Backend { Gpu, CpuOne, CpuAll };
 std::string_view backendName(Backend backend); // "gpu", "cpu1", "cpuN"
 
 // FLOPs of one right-hand-side evaluation v(x, s) of one tool, counted by hand
-// from shaders/sculptflow/field_common.glsl and kinds/*.glsl as written: every add, subtract, multiply,
-// divide and inversesqrt counts 1 (so a fused multiply-add counts 2, as device
-// peaks count it); negation, loads and compares count 0; per-tool constant
-// subexpressions (a − b, 0.5·a, 1.1·ε) are counted where they are written, since
-// the shader computes them there.
-//   toolOffset                      (x − p_A) − s·d: 3 sub + 3 mul + 3 sub          =   9
-//   kelvinletTerm, one radius ε:
-//     ε²                                                                           1
-//     dot(R,R) + ε², inversesqrt                                        5 + 1 + 1 =  7
-//     r⁻³ = r⁻¹·r⁻¹·r⁻¹                                                            2
-//     grab: ((a−b)r⁻¹ + 0.5·a·ε²·r⁻³)·f  6 + 3; (b·r⁻³·dot(R,f))·R  5+2+3; + 3    = 22
-//     radial = r⁻³ + 1.5·ε²·r⁻³·r⁻¹·r⁻¹                                            5
-//     twist = (−a·radial)·(F × R): 1 + cross 9 + 3                                13
-//     scale = (kelvinScale·radial·G)·R: 2 + 3                                      5
-//     grab + twist + scale                                                          6
-//                                                                            total 61
-//   kelvinletVelocity: 1.1·ε + 2 × 61 + vector subtract 3                     = 126
-//   velocity(): v += (3 adds)                                                  =   3
-// A Kelvinlet: 9 + 126 + 3 = 138. An affine tool: toolOffset 9 + cross 9 +
-// λ·R 3 + two vector adds 6 + v += 3 = 30.
+// from shaders/sculptflow/field.glsl, field_common.glsl and kinds/*.glsl as
+// written: every add, subtract, multiply, divide, sqrt and inversesqrt counts 1
+// (so a fused multiply-add counts 2, as device peaks count it); negation,
+// loads, compares and a multiply by a literal 1 count 0. Only what v needs is
+// counted: the radial coefficients' slopes, written beside them for the
+// Jacobian, are dropped by the compiler where v alone is used.
+//   every tool: toolOffset (x − p_A) − s·d 9, velocity()'s v += 3          = 12
+//   a Kelvinlet, any profile: dot(R, R) 5, kelvinletFromCoefficients 40
+//     (A·f 3, (B·dot(R, f))·R 9, (κ·G)·R 4, a·(F × R) 12, the bracket's − 3,
+//     φ·[…] 3, the two adds 6), plus its coefficients:                    = 45 +
+//     bi-scale: ε², t₁, the weight 3; biScaleDifferences 26 (u₀, u₁ 2,
+//       two inversesqrt 2, d 5, x², y², x + y 3, x³, y³ 2, H₂ 2, H₄ 3,
+//       d·H₂, d·H₄ 2, t₀h₁ + y³ 2, t₀h₂ + y³y² 3); the weighted sum 11      = 40
+//     tri-scale: ε², t₁, t₂, the weight 5; scaleDifferences 58 (three sqrt
+//       with their adds 6, three inverses 3, d₀₁ d₁₂ d₀₂ 9, d₀₁₂ 11, the
+//       complete homogeneous sums up to degree 4: 15, h₁ h₂ 8, th₁ th₂ 6);
+//       the weighted sum 11                                                = 74
+//     Laplacian: ε², 1/u, q, q², u^-3/2, u^-5/2 8; A 8, B 5, φ 2          = 23
+//     bi-Laplacian: the same 8 and u^-7/2 1; A 8, B 3, φ 4                 = 24
+//   an affine tool: affineVelocity (cross 9, λ·R 3, two adds 6)            = 18
+//   an affine flow: |R| 6; the falloff's u 4 and profile (smooth 4,
+//     smoother 7, linear 0, sharp 1); affineVelocity 18, w·u 3             = 31 + profile
+// So a bi-scale Kelvinlet costs 97, tri-scale 131, Laplacian 80,
+// bi-Laplacian 81; an affine tool 30; an affine flow 47 / 50 / 43 / 44
+// (smooth / smoother / linear / sharp). tsit5's stages add R + δ (3 a tool).
 // The steppers' own arithmetic (stage combinations, the error norm, the
-// controller: about 20 FLOPs per evaluation for bs32) and the culling test are
-// not counted, so the achieved rate is a lower bound.
-inline constexpr double kKelvinletFlopsPerEvaluation = 138.0;
-inline constexpr double kAffineFlopsPerEvaluation = 30.0;
+// controller, the bound's Jacobian once a step) and the culling test are not
+// counted, so the achieved rate is a lower bound.
+double flopsPerEvaluation(const ToolMotion& tool);
 
 // FLOPs of one evaluation of the move's field: the sum over its tools (exact for
 // one tool; an upper bound once affine tools have ended for a vertex).
 double flopsPerEvaluation(const Move& move);
+
+// Every tool shape's count, by name ("kelvinlet bi-scale", "affine", "affine-flow
+// smooth", ...): what `sculptflow bench` prints and writes as flops_per_eval.
+std::vector<std::pair<std::string, double>> flopsPerEvaluationByShape();
 
 // A device's FP32 peak, in GFLOP/s (NaN when unknown), and where it came from.
 struct PeakFlops {
