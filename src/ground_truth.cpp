@@ -280,7 +280,7 @@ VertexResult solveVertex(const PreparedMove& move, const glm::dvec3& x0,
 
 } // namespace
 
-GroundTruth groundTruth(const Move& move, std::span<const glm::vec3> start,
+GroundTruth groundTruth(const Move& move, std::span<const glm::dvec3> start,
                         const GroundTruthOptions& options) {
     const PreparedMove prepared = prepare(move);
     const size_t count = start.size();
@@ -292,7 +292,7 @@ GroundTruth groundTruth(const Move& move, std::span<const glm::vec3> start,
 
     auto solveRange = [&](size_t begin, size_t end) {
         for (size_t i = begin; i < end; ++i) {
-            const VertexResult r = solveVertex(prepared, glm::dvec3(start[i]), options);
+            const VertexResult r = solveVertex(prepared, start[i], options);
             out.positions[i] = r.position;
             out.errorEstimate[i] = r.errorEstimate;
             converged[i] = r.converged ? 1 : 0;
@@ -312,6 +312,12 @@ GroundTruth groundTruth(const Move& move, std::span<const glm::vec3> start,
 
     out.converged.assign(converged.begin(), converged.end());
     return out;
+}
+
+GroundTruth groundTruth(const Move& move, std::span<const glm::vec3> start,
+                        const GroundTruthOptions& options) {
+    const std::vector<glm::dvec3> exact(start.begin(), start.end());
+    return groundTruth(move, exact, options);
 }
 
 } // namespace sculptflow

@@ -27,6 +27,9 @@ struct GroundTruth {
 // double, halving the step until two successive results agree to options.tolerance.
 // Throws sculptflow::Error for an invalid tool (radius ≤ 0, μ ≤ 0, ν ∉ [0, 0.5],
 // a non-finite field).
+GroundTruth groundTruth(const Move& move, std::span<const glm::dvec3> start,
+                        const GroundTruthOptions& options = {});
+// The same from float starts, as a mesh holds them.
 GroundTruth groundTruth(const Move& move, std::span<const glm::vec3> start,
                         const GroundTruthOptions& options = {});
 

@@ -23,20 +23,17 @@ std::vector<glm::vec3> shellsAroundStart(const std::vector<Move>& segments) {
     return test::spheresAroundTip(segments.front().tools.front(), {0.1f, 0.3f, 0.6f, 1.0f, 1.5f}, 2);
 }
 
-// The reference: each segment's double ground truth from the last one's output.
-// Between segments it is rounded to float, as groundTruth takes its start (≤ 3e-5
-// voxel a segment here, against tolerances of 0.1). With a mask, x0 + m·(x − x0)
-// per segment, in double.
-std::vector<glm::dvec3> chainedReference(std::span<const Move> segments, std::vector<glm::vec3> start,
+// The reference: each segment's double ground truth from the last one's double
+// output. With a mask, x0 + m·(x − x0) per segment.
+std::vector<glm::dvec3> chainedReference(std::span<const Move> segments, std::span<const glm::vec3> start,
                                          std::span<const float> mask = {}) {
     std::vector<glm::dvec3> x(start.begin(), start.end());
     for (const Move& segment : segments) {
-        const GroundTruth truth = groundTruth(segment, start);
-        for (size_t i = 0; i < start.size(); ++i) {
+        const GroundTruth truth = groundTruth(segment, x);
+        for (size_t i = 0; i < x.size(); ++i) {
             EXPECT_TRUE(truth.converged[i]) << "ground truth did not converge at vertex " << i;
             const double m = mask.empty() ? 1.0 : double(mask[i]);
-            x[i] = x[i] + m * (truth.positions[i] - glm::dvec3(start[i]));
-            start[i] = glm::vec3(x[i]);
+            x[i] += m * (truth.positions[i] - x[i]);
         }
     }
     return x;

@@ -97,19 +97,16 @@ TEST_F(Mask, MaskedContinuousStrokeWithinToleranceOfTheChainedReference) {
     MaskCase c = paintedCase(defaultStroke());
     const std::vector<Move> segments = continuousMotions(defaultStroke());
     std::vector<glm::dvec3> reference(c.start.begin(), c.start.end());
-    std::vector<glm::vec3> x = c.start;
     for (const Move& segment : segments) {
-        const GroundTruth truth = groundTruth(segment, x);
-        for (size_t i = 0; i < x.size(); ++i) {
-            reference[i] += double(c.mask[i]) * (truth.positions[i] - glm::dvec3(x[i]));
-            x[i] = glm::vec3(reference[i]);
-        }
+        const GroundTruth truth = groundTruth(segment, reference);
+        for (size_t i = 0; i < reference.size(); ++i)
+            reference[i] += double(c.mask[i]) * (truth.positions[i] - reference[i]);
     }
     SolverOptions options;
     const CpuSolution cpu = solveContinuousOnCpu(segments, c.start, c.mask, options);
     const GpuSolution gpu = solveContinuousOnGpu(solver(), segments, c.start, options, c.mask);
     double worst = 0.0;
-    for (size_t i = 0; i < x.size(); ++i) {
+    for (size_t i = 0; i < reference.size(); ++i) {
         if (c.mask[i] == 0.0f) {
             EXPECT_EQ(cpu.positions[i], c.start[i]);
             EXPECT_EQ(gpu.positions[i], c.start[i]);

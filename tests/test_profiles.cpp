@@ -322,15 +322,11 @@ TEST_F(FieldShapesGpu, AffineFlowInContinuousModeMirroredAndMasked) {
     options.method = Method::Dp45;
 
     const std::vector<Move> segments = continuousMotions(stroke);
-    std::vector<glm::vec3> chainStart = start;
     std::vector<glm::dvec3> chained(start.begin(), start.end());
     for (const Move& segment : segments) {
-        const GroundTruth truth = groundTruth(segment, chainStart);
-        for (size_t i = 0; i < start.size(); ++i) {
-            ASSERT_TRUE(truth.converged[i]);
-            chained[i] = truth.positions[i];
-            chainStart[i] = glm::vec3(chained[i]);
-        }
+        const GroundTruth truth = groundTruth(segment, chained);
+        for (size_t i = 0; i < start.size(); ++i) ASSERT_TRUE(truth.converged[i]);
+        chained = truth.positions;
     }
     const CpuSolution cpuContinuous = solveContinuousOnCpu(segments, start, {}, options);
     const GpuSolution gpuContinuous = solveContinuousOnGpu(solver(), segments, start, options);

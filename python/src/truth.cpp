@@ -17,7 +17,8 @@ namespace sculptflow::python {
 namespace {
 
 // A vertex's path depends on its own start only: blocks of vertices go to threads.
-GroundTruth threadedTruth(const Move& move, std::span<const glm::vec3> start, const GroundTruthOptions& options) {
+template <typename Point>
+GroundTruth threadedTruth(const Move& move, std::span<const Point> start, const GroundTruthOptions& options) {
     const size_t n = start.size();
     const size_t blocks = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max<size_t>(n / 512, 1));
     std::vector<GroundTruth> parts(blocks);
@@ -49,13 +50,19 @@ py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, doub
                          std::optional<double> voxelSize, bool details, const std::optional<std::string>& symmetry,
                          const std::optional<std::array<double, 3>>& symmetryOrigin) {
     if (!(std::isfinite(tol) && tol > 0.0)) throw Error("tol " + std::to_string(tol) + ": expected a finite tolerance > 0");
-    const BorrowedPositions start = borrowPositions(positions, "positions");
     const Stroke used = strokeWithSymmetry(strokeWithVoxelSize(stroke, voxelSize), symmetry, symmetryOrigin);
     const Move move = moveToolMotion(used);
+    const GroundTruthOptions options{.tolerance = tol};
     GroundTruth truth;
-    {
+    // float64 starts let a truth be chained from its own output, with no float rounding between segments.
+    if (py::isinstance<py::array>(positions) && py::reinterpret_borrow<py::array>(positions).dtype().is(py::dtype::of<double>())) {
+        const BorrowedTruth start = borrowTruth(positions, "positions");
         py::gil_scoped_release release;
-        truth = threadedTruth(move, start.positions, GroundTruthOptions{.tolerance = tol});
+        truth = threadedTruth(move, start.positions, options);
+    } else {
+        const BorrowedPositions start = borrowPositions(positions, "positions");
+        py::gil_scoped_release release;
+        truth = threadedTruth(move, start.positions, options);
     }
     py::array_t<double> out = arrayFromPositions(std::move(truth.positions));
     if (!details) return out;
@@ -76,7 +83,8 @@ void registerTruth(py::module_& m) {
           py::arg("symmetry") = py::none(), py::arg("symmetry_origin") = py::none(),
           R"doc(The independent double-precision ground truth of the stroke's move (mode 'move').
 
-positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS, as for deform() (read in place).
+positions: a float32, C-contiguous (N, 3) NumPy array IN VOXELS, as for deform() (read in place), or a float64
+  one, such as an earlier ground_truth's output: a truth chained segment by segment then carries no float rounding.
 tol: how close, in voxels, the converged result is to the limit (default 1e-6).
 voxel_size: in place of the stroke's own, as for deform().
 symmetry, symmetry_origin: mirror symmetry in place of the stroke's, as for deform().

@@ -49,6 +49,17 @@ def test_ground_truth_details(sphere, stroke):
     np.testing.assert_array_equal(truth, sculptflow.ground_truth(part, stroke))
 
 
+def test_ground_truth_from_float64_starts_is_not_rounded_to_float(sphere, stroke):
+    part = np.ascontiguousarray(sphere[:16])
+    exact = part.astype(np.float64)
+    np.testing.assert_array_equal(sculptflow.ground_truth(exact, stroke), sculptflow.ground_truth(part, stroke))
+    # A start float cannot hold (1e-4 of its ulp off) must be solved from where it is, not from its float.
+    nudged = exact + np.spacing(part).astype(np.float64) * 1e-4
+    assert not np.array_equal(nudged.astype(np.float32), nudged)
+    moved = sculptflow.ground_truth(nudged, stroke) - sculptflow.ground_truth(exact, stroke)
+    assert 0.0 < np.abs(moved).max() < 1e-4
+
+
 def test_mask_zero_freezes(sphere, stroke):
     mask = np.ones(len(sphere), dtype=np.float32)
     mask[::2] = 0.0
