@@ -60,13 +60,14 @@ float passHMax(PassControl pass) {
 // the error says nothing of the step's truncation, and a shorter step carries the
 // same rounding: held to tol·h alone, the pass stayed at h_min until the attempt cap
 // (bs32 and tsit5 at tol 0.003); held to the floor, it finishes the path at the
-// steps float resolves.
-float stepAllowance(float h, vec3 increment, PassControl pass, bool clamped) {
+// steps float resolves. A first pass divides tol·h by `ahead`, what the path
+// ahead may stretch the step's error to (integratePass), and never goes below that floor.
+float stepAllowance(float h, vec3 increment, PassControl pass, bool clamped, float ahead) {
     MethodTraits method = methodTraits(solverMethod);
     float weights = pass.ownError ? max(method.boundEstimateWeight * method.estimateWeightSum, 2.0f * method.boundCheckWeight)
                                   : method.estimateWeightSum;
     float roundingFloor = clamped ? kVelocityRounding * weights * length(increment) : 0.0f;
-    return max(pass.tolerance * h, roundingFloor);
+    return max(pass.tolerance * h / ahead, roundingFloor);
 }
 
 bool stepWithinTolerance(float error, float allowed) {
