@@ -22,12 +22,10 @@ GroundTruth chainSegments(std::span<const Move> segments, std::span<const glm::v
     // Each segment starts where the last one's double solve ended: rounding it to
     // float, as a solver must, would put that rounding, stretched by the later
     // segments, into the truth (seed 29130: 0.0007 voxel of its 0.011).
-    std::vector<glm::dvec3> start(first.begin(), first.end());
-    for (size_t k = 0; k < segments.size(); ++k) {
-        if (k > 0) start = result.positions;
-        const GroundTruth segment = groundTruth(segments[k], start, options);
+    for (const Move& move : segments) {
+        const GroundTruth segment = groundTruth(move, result.positions, options);
         for (size_t i = 0; i < n; ++i) {
-            const glm::dvec3 x0 = start[i];
+            const glm::dvec3 x0 = result.positions[i];
             const double m = mask.empty() ? 1.0 : double(mask[i]);
             result.positions[i] = m == 0.0 ? x0 : x0 + m * (segment.positions[i] - x0);
             result.errorEstimate[i] += m * segment.errorEstimate[i];
