@@ -1,5 +1,6 @@
 // The shared velocity fields: Kelvinlet calibration, affine falloff, and the
 // speed bound that culling relies on.
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -64,6 +65,27 @@ TEST(Field, AffineVelocityAndFalloff) {
     EXPECT_FLOAT_EQ(k.affineFalloff(0, glm::vec3(50.0f, 0.0f, 0.0f)), 0.5f);  // halfway
     EXPECT_FLOAT_EQ(k.affineFalloff(0, glm::vec3(70.0f, 0.0f, 0.0f)), 0.0f);  // at r_out
     EXPECT_NEAR(k.affineFalloff(0, glm::vec3(40.0f, 0.0f, 0.0f)), 0.75f * 0.75f * 1.5f, 1e-6f);
+}
+
+// s_end = w(|x0 − origin|) places an affine tool's breakpoint, where the vertex
+// moves at the tool's full speed: an error in it moves the vertex along its path.
+// Near w = 1 the smooth and smoother polynomials' terms cancel; evaluated there in
+// float, the smoother one's w was up to 5e-7 off (seed 29945, GeneratedStrokes).
+TEST(Field, ASmoothFalloffNearItsInnerRadiusIsFloatAccurate) {
+    for (Falloff falloff : {Falloff::Smooth, Falloff::Smoother}) {
+        ToolMotion m = affineMotion({}, {5.0, 1.0, 0.0}, {}, 0.0, 20.0, 60.0);
+        m.falloff = falloff;
+        kernel::Kernel k = kernelFor(m);
+        double worst = 0.0;
+        for (int step = 0; step <= 4000; ++step) {
+            const glm::vec3 x0(20.0f + 0.01f * float(step), 0.0f, 0.0f); // u from 1 down to 0
+            const double u = 1.0 - (double(x0.x) - 20.0) / 40.0;
+            const double w = falloff == Falloff::Smooth ? u * u * (3.0 - 2.0 * u) : u * u * u * (u * (6.0 * u - 15.0) + 10.0);
+            worst = std::max(worst, std::abs(double(k.affineFalloff(0, x0)) - w));
+        }
+        // Half an ulp of 1 for w's rounding, one for u's (w′ ≤ 1.875): 1.5e-7.
+        EXPECT_LE(worst, 1.5e-7) << (falloff == Falloff::Smooth ? "smooth" : "smoother");
+    }
 }
 
 TEST(Field, SpeedBoundHoldsEverywhereBeyondItsRadius) {

@@ -308,6 +308,17 @@ TEST(GeneratedStrokes, OverlappingAffineToolsTurnWithinTheCapTogether) {
     expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.1});
 }
 
+// Seed 29945: seven mirror images of a smoother affine tool end at s ≈ 0.993 and
+// 0.9998 for vertex 325, where it moves 300 voxels a unit of s. Evaluated near
+// w = 1, the falloff's sum cancelled to 1e-6, so the breakpoints were that far off
+// in s, the vertex 3e-4 voxel, which two later segments stretched to 0.014: tsit5
+// 1.44× tol 0.01, unflagged. The falloff is now evaluated from its nearer end.
+TEST(GeneratedStrokes, ASmoothFalloffsEndIsNotLostToCancellation) {
+    const GeneratedCase c = generateCase(29945);
+    ASSERT_EQ(c.family, "affine/smoother");
+    expectPlainRunsWithinTolerance(c, {Method::Tsit5}, {0.01});
+}
+
 // Seed 21003: a vertex 0.2 voxel outside a sharp falloff's r_in turns with the
 // flow 0.52 rad a step. Its path never meets the kink, but each step's chord, which
 // the stages follow, passes a voxel inside it: dp45 ended 1.13 and 1.37 tol off at
