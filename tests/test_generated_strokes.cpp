@@ -313,10 +313,14 @@ TEST(GeneratedStrokes, OverlappingAffineToolsTurnWithinTheCapTogether) {
 // w = 1, the falloff's sum cancelled to 1e-6, so the breakpoints were that far off
 // in s, the vertex 3e-4 voxel, which two later segments stretched to 0.014: tsit5
 // 1.44× tol 0.01, unflagged. The falloff is now evaluated from its nearer end.
+// Seed 29130's second hand is such a tool too (tsit5 1.04× tol 0.01).
 TEST(GeneratedStrokes, ASmoothFalloffsEndIsNotLostToCancellation) {
     const GeneratedCase c = generateCase(29945);
     ASSERT_EQ(c.family, "affine/smoother");
     expectPlainRunsWithinTolerance(c, {Method::Tsit5}, {0.01});
+    const GeneratedCase secondHand = generateCase(29130);
+    ASSERT_EQ(secondHand.stroke.tools.size(), 2u);
+    expectPlainRunsWithinTolerance(secondHand, {Method::Tsit5}, {0.01});
 }
 
 // Seed 21003: a vertex 0.2 voxel outside a sharp falloff's r_in turns with the
