@@ -70,7 +70,7 @@ TEST(Field, AffineVelocityAndFalloff) {
 // s_end = w(|x0 − origin|) places an affine tool's breakpoint, where the vertex
 // moves at the tool's full speed: an error in it moves the vertex along its path.
 // Near w = 1 the smooth and smoother polynomials' terms cancel; evaluated there in
-// float, the smoother one's w was up to 5e-7 off (seed 29945, GeneratedStrokes).
+// float, the smoother one's w was up to 1e-6 off (seed 29945, GeneratedStrokes).
 TEST(Field, ASmoothFalloffNearItsInnerRadiusIsFloatAccurate) {
     for (Falloff falloff : {Falloff::Smooth, Falloff::Smoother}) {
         ToolMotion m = affineMotion({}, {5.0, 1.0, 0.0}, {}, 0.0, 20.0, 60.0);

@@ -308,11 +308,12 @@ TEST(GeneratedStrokes, OverlappingAffineToolsTurnWithinTheCapTogether) {
     expectPlainRunsWithinTolerance(c, {Method::Rk4Double, Method::Dp45, Method::Tsit5}, {0.1});
 }
 
-// Seed 29945: seven mirror images of a smoother affine tool end at s ≈ 0.993 and
-// 0.9998 for vertex 325, where it moves 300 voxels a unit of s. Evaluated near
-// w = 1, the falloff's sum cancelled to 1e-6, so the breakpoints were that far off
-// in s, the vertex 3e-4 voxel, which two later segments stretched to 0.014: tsit5
-// 1.44× tol 0.01, unflagged. The falloff is now evaluated from its nearer end.
+// Seed 29945: two of the eight mirrored copies of a smoother affine tool end at
+// s ≈ 0.993 and 0.9998 for vertex 325, which moves 300 voxels a unit of s there.
+// Evaluated near w = 1, the falloff's sum cancelled to 1e-6, so the breakpoints
+// were that far off in s, the vertex 3e-4 voxel, which the later segments
+// stretched to 0.014: tsit5 1.44× tol 0.01, unflagged. The falloff is now
+// evaluated from its nearer end.
 // Seed 29130's second hand is such a tool too (tsit5 1.04× tol 0.01).
 TEST(GeneratedStrokes, ASmoothFalloffsEndIsNotLostToCancellation) {
     const GeneratedCase c = generateCase(29945);

@@ -60,6 +60,10 @@ py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, doub
         py::gil_scoped_release release;
         truth = threadedTruth(move, start.positions, options);
     } else {
+        if (py::isinstance<py::array>(positions) && !py::reinterpret_borrow<py::array>(positions).dtype().is(py::dtype::of<float>()))
+            throw Error("positions: expected dtype float32 or float64, shape (N, 3); got " +
+                        std::string(py::str(py::reinterpret_borrow<py::array>(positions).dtype())) +
+                        " (convert with .astype(numpy.float64))");
         const BorrowedPositions start = borrowPositions(positions, "positions");
         py::gil_scoped_release release;
         truth = threadedTruth(move, start.positions, options);

@@ -105,7 +105,7 @@ def test_mesh_arrays_are_read_only_views(stroke):
 
 
 GROUND_TRUTH_BAD_INPUT = [
-    ("int32", lambda p: p.astype(np.int32), "float32"),
+    ("int32", lambda p: p.astype(np.int32), "float32 or float64"),
     ("float64 of the wrong shape", lambda p: p.astype(np.float64).reshape(-1), "shape"),
     ("wrong shape", lambda p: p.reshape(-1), "shape"),
     ("not contiguous", lambda p: np.asfortranarray(p), "contiguous"),
