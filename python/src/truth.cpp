@@ -55,14 +55,15 @@ py::object groundTruthOf(const py::handle& positions, const Stroke& stroke, doub
     const GroundTruthOptions options{.tolerance = tol};
     GroundTruth truth;
     // float64 starts let a truth be chained from its own output, with no float rounding between segments.
-    if (py::isinstance<py::array>(positions) && py::reinterpret_borrow<py::array>(positions).dtype().is(py::dtype::of<double>())) {
+    const bool isArray = py::isinstance<py::array>(positions);
+    const py::dtype dtype = isArray ? py::reinterpret_borrow<py::array>(positions).dtype() : py::dtype::of<float>();
+    if (dtype.is(py::dtype::of<double>())) {
         const BorrowedTruth start = borrowTruth(positions, "positions");
         py::gil_scoped_release release;
         truth = threadedTruth(move, start.positions, options);
     } else {
-        if (py::isinstance<py::array>(positions) && !py::reinterpret_borrow<py::array>(positions).dtype().is(py::dtype::of<float>()))
-            throw Error("positions: expected dtype float32 or float64, shape (N, 3); got " +
-                        std::string(py::str(py::reinterpret_borrow<py::array>(positions).dtype())) +
+        if (!dtype.is(py::dtype::of<float>()))
+            throw Error("positions: expected dtype float32 or float64, shape (N, 3); got " + std::string(py::str(py::object(dtype))) +
                         " (convert with .astype(numpy.float64))");
         const BorrowedPositions start = borrowPositions(positions, "positions");
         py::gil_scoped_release release;
