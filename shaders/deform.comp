@@ -107,8 +107,28 @@ bool skipped(uint v, vec3 x0) {
     return !(maskAt(v) > 0.0f) || (allFinite(x0) && outOfReach(x0, settings.tolerance));
 }
 
+// llvmpipe (lavapipe) ends every loop of an invocation, silently, once its loops
+// have run 65535 iterations in all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS, shared by
+// a SIMD group's lanes). Eight tools' loops take ~90 of them an attempt, so a
+// group that needs ~700 attempts gets there, and what its loops compute after
+// that is partial: seed 30416's vertex 371 ended 0.037 voxel off, unflagged, at
+// any tolerance. A loop whose trip count the compiler cannot know, run last,
+// makes its two trips only while that budget lasts; where it does not, every
+// integrated lane of the group is flagged, since all of them ran loops after it
+// ran out (the group waits for its longest lane between the passes).
+bool loopBudgetLasted() {
+    int trips = settings.maxAttempts > 0 ? 2 : 3;
+    int ran = 0;
+    for (int i = 0; i < trips; ++i) ++ran;
+    return ran == trips;
+}
+
 void solveVertex(uint v) {
     VertexResult r = integrateMaskedVertex(readVertex(v), maskAt(v), carryBound ? carriedBounds[v] : 0.0f);
+    if (!loopBudgetLasted() && (r.flags & (kFlagCulled | kFlagNonFinite)) == 0u) {
+        r.flags |= kFlagIterationCap;
+        r.errorBound = kBoundLost;
+    }
     writeVertex(v, r);
     if (carryBound) carriedBounds[v] = r.errorBound;
 }

@@ -10,6 +10,10 @@
 
 #include <gtest/gtest.h>
 
+#include <sculptflow/cpu_solver.hpp>
+#include <sculptflow/solver_options.hpp>
+#include "src/ground_truth.hpp"
+#include "src/kernel.hpp"
 #include "accuracy_sweep.hpp"
 #include "cli_runner.hpp"
 #include "gpu_fixture.hpp"
@@ -430,6 +434,37 @@ TEST_F(GeneratedStrokesGpu, EveryMethodVerifiedWithinToleranceOnTheGpu) {
     // One seed, the tri-scale Kelvinlet above: on lavapipe each tool mix and method
     // compiles its own pipeline; `sculptflow sweep --gpu --verify` runs more.
     expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(generateCase(1), options))});
+}
+
+// Seed 30416's vertex 371 rides a 144-voxel affine-flow pull, mirrored into eight
+// tools, for 713 steps at the step floor: some 65,000 loop iterations, where
+// llvmpipe cuts every loop short (deform.comp, loopBudgetLasted). dp45 ended 0.037
+// voxel off there, unflagged, at every tolerance; the CPU, 1.4e-5. A device without
+// that budget keeps the vertex unflagged; llvmpipe must flag it.
+TEST_F(GeneratedStrokesGpu, AVertexPastTheDriversLoopBudgetIsFlagged) {
+    const GeneratedCase c = generateCase(30416);
+    ASSERT_EQ(c.family, "affine-flow/smooth");
+    const Move move = moveToolMotion(c.stroke);
+    ASSERT_EQ(move.tools.size(), 8u);
+    ASSERT_TRUE(c.mesh.mask.empty() || c.mesh.mask[371] == 1.0f); // so solved without it
+    const std::vector<glm::vec3> start{cli::sweepVoxels(c)[371]};
+    SolverOptions options{.method = Method::Dp45, .tolerance = 0.01};
+    options.maxIterations = plannedAttempts(options, {&move, 1});
+    const glm::dvec3 exact = groundTruth(move, start).positions[0];
+
+    const CpuSolution cpu = solveOnCpu(move, start, options, 1);
+    ASSERT_EQ(cpu.statistics[0].flags, 0u);
+    EXPECT_LE(glm::distance(glm::dvec3(cpu.positions[0]), exact), options.tolerance);
+    ASSERT_GT(cpu.statistics[0].acceptedSteps, 700u) << "the case no longer takes the steps that exhaust the budget";
+
+    const GpuSolution gpu = solveOnGpu(solver(), move, start, options);
+    const uint32_t flags = gpu.statistics[0].flags;
+    if (flags == 0u) {
+        EXPECT_LE(glm::distance(glm::dvec3(gpu.positions[0]), exact), options.tolerance);
+    }
+    if (context().deviceName().starts_with("llvmpipe")) {
+        EXPECT_EQ(flags, kernel::kFlagIterationCap);
+    }
 }
 
 } // namespace
