@@ -373,7 +373,7 @@ typedef struct SfVertexStatistics {
 } SfVertexStatistics;
 
 #define SF_VERTEX_MIN_STEP_CLAMPED 1u /* a step at the smallest size was accepted over tolerance */
-#define SF_VERTEX_ITERATION_CAP 2u    /* the attempt budget ran out */
+#define SF_VERTEX_ITERATION_CAP 2u    /* the attempt budget ran out, or the device's loop budget (llvmpipe) */
 #define SF_VERTEX_NON_FINITE 4u       /* input or state not finite: output = input */
 #define SF_VERTEX_CULLED 8u           /* out of every tool's reach, or masked (0): not integrated */
 #define SF_VERTEX_FOLDED 16u          /* volume change <= 0 */

@@ -12,7 +12,7 @@ namespace sculptflow {
 // VertexStatistics::flags bits.
 enum VertexFlag : uint32_t {
     kVertexMinStepClamped = 1u, // a step at h_min was accepted over tolerance
-    kVertexIterationCap = 2u,   // the attempt budget ran out; finished with RK4
+    kVertexIterationCap = 2u,   // the attempt budget (finished with RK4) or the device's loop budget ran out
     kVertexNonFinite = 4u,      // input or state not finite; output = input
     kVertexCulled = 8u,         // outside every tool's reach, or masked (mask 0): not integrated
     kVertexFolded = 16u,        // volume change J ≤ 0 (only with SolverOptions::volumeChange)

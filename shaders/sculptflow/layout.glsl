@@ -41,7 +41,7 @@ const float kFalloffMaxSlope = 2.0f;
 
 // Per-vertex flag bits (spec §4).
 const uint kFlagMinStepClamped = 1u; // a step at h_min was accepted over tolerance
-const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished with RK4
+const uint kFlagIterationCap = 2u;   // the attempt budget ran out; finished with RK4 (or the device's: deform.comp)
 const uint kFlagNonFinite = 4u;      // input or state not finite; output = input
 const uint kFlagCulled = 8u;         // outside every tool's reach, or mask 0; not integrated
 const uint kFlagFolded = 16u;        // volume change J ≤ 0: the end map folds here (only when J is computed)

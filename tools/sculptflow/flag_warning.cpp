@@ -18,7 +18,9 @@ void reportFlaggedShare(const SolveReport& report, size_t flagged, size_t inReac
         what += (what.empty() ? "" : "; ") + std::to_string(count) + " " + flag + " (" + change + ")";
     };
     add(report.iterationCap, "at the attempt cap",
-        "raise --max-attempts, now " + std::to_string(options.maxIterations) + ", or loosen --tol");
+        "raise --max-attempts, now " + std::to_string(options.maxIterations) +
+            ", or loosen --tol; llvmpipe also stops a group of vertices' loops after 65,535 iterations, "
+            "which neither lifts");
     add(report.minStepClamped, "clamped at h_min", "loosen --tol: steps this short meet float rounding");
     add(report.unverified, "not certified within tol",
         "the flow stretches their errors past tol" + std::string(options.verify ? ", or the check disagrees" : "") +
