@@ -2,6 +2,7 @@
 // Moves each vertex through the move tool's velocity field: one invocation per
 // vertex, running the same driver as the CPU reference (sculptflow/integrate.glsl).
 #extension GL_GOOGLE_include_directive : require
+#extension GL_EXT_control_flow_attributes : require
 
 // The specialization constants, one row each in variant_options.glsl (with what
 // each means), and the passes that `pass` names.

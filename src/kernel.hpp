@@ -26,6 +26,7 @@ using uint = glm::uint;
 // GLSL's `precise` keeps a compiler from reassociating a compensated sum (steppers.glsl);
 // C++ without -ffast-math does not.
 #define SF_PRECISE
+#define SF_UNROLL
 #include "shaders/sculptflow/layout.glsl"
 #include "shaders/sculptflow/methods.glsl"
 #include "shaders/sculptflow/kinds.glsl"
@@ -76,5 +77,6 @@ struct Kernel {
 #undef SF_INOUT
 #undef SF_INLINE
 #undef SF_PRECISE
+#undef SF_UNROLL
 
 } // namespace sculptflow::kernel

@@ -118,7 +118,7 @@ void addKinkCrossing(SF_INOUT(KinkCrossing) crossing, MethodTraits method, float
 KinkCrossing kinkCrossing(vec3 x, float s, vec3 k1, vec3 y, float h) {
     MethodTraits method = methodTraits(solverMethod);
     KinkCrossing crossing = KinkCrossing(0.0f, 0.0f, 1.0f);
-    for (int i = 0; i < toolCount; ++i) {
+    SF_UNROLL for (int i = 0; i < toolCount; ++i) {
         if (toolKind(i) != kToolAffineFlow) continue;
         FalloffKinks kinks = falloffKinks(i);
         if (!(kinks.jump.x > 0.0f) && !(kinks.jump.y > 0.0f)) continue; // a step falloff has none
@@ -216,7 +216,7 @@ float stepLimit(vec3 x, float s, vec3 k1, uint activeMask, PassControl pass, flo
     float travel = passHMax(pass);
     float turn = 0.0f;
     bool atFloor = false;
-    for (int i = 0; i < toolCount; ++i)
+    SF_UNROLL for (int i = 0; i < toolCount; ++i)
         SF_SWITCH_KIND(toolKind(i), StepLimit, (i, x, s, k1, activeMask, pass.stepShare, rate, travel, turn, atFloor))
     float floor = settings.stepLimitFloor * pass.stepShare;
     float own = rate > 0.0f ? pass.stepShare * settings.stepLimitScale / rate : passHMax(pass);

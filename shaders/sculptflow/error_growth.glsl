@@ -24,7 +24,7 @@ float largestEigenvalue(mat3 S) {
 // see its slope before this path does: a kind takes the largest within reach.
 float logarithmicNorm(vec3 x, float s, uint activeMask, float reach) {
     mat3 S = mat3(0.0f);
-    for (int i = 0; i < toolCount; ++i) {
+    SF_UNROLL for (int i = 0; i < toolCount; ++i) {
         vec3 R = toolOffset(i, x, s);
         SF_SWITCH_KIND(toolKind(i), AddSymmetricGradient, (i, R, activeMask, reach, S))
     }

@@ -5,13 +5,15 @@
 // Kernel, or in a shader a uniform block, a specialization constant and a function
 // of one. Loops run to `toolCount` with no early exit, so that on the GPU they
 // unroll, every `tools[i]` is a constant offset and each kind's switch folds away.
+// The loops every attempt runs say so (SF_UNROLL): llvmpipe left them rolled from
+// eight tools on, and they ran out its loop budget (deform.comp, loopBudgetLasted).
 // Each loop calls its tool's kind (SF_SWITCH_KIND, kinds.glsl). Needs
 // field_common.glsl and the kinds' code.
 
 // The summed velocity at x, s, with the truncated affine tools of activeMask.
 vec3 velocity(vec3 x, float s, uint activeMask) {
     vec3 v = vec3(0.0f);
-    for (int i = 0; i < toolCount; ++i) {
+    SF_UNROLL for (int i = 0; i < toolCount; ++i) {
         vec3 offset = toolOffset(i, x, s);
         SF_SWITCH_KIND(toolKind(i), AddVelocity, (i, offset, activeMask, v))
     }
@@ -23,7 +25,7 @@ vec3 velocity(vec3 x, float s, uint activeMask) {
 // that a sum at |x| (6e-5 voxel at 1000 voxels) would lose.
 vec3 velocityNear(vec3 x, vec3 dx, float s, uint activeMask) {
     vec3 v = vec3(0.0f);
-    for (int i = 0; i < toolCount; ++i) {
+    SF_UNROLL for (int i = 0; i < toolCount; ++i) {
         vec3 offset = toolOffset(i, x, s) + dx;
         SF_SWITCH_KIND(toolKind(i), AddVelocity, (i, offset, activeMask, v))
     }

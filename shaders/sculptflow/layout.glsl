@@ -6,13 +6,15 @@
 // function the C++ build must inline is SF_INLINE, and
 // structs pair each vec3 with a scalar so that std140, std430 and C++ agree on
 // every offset (src/kernel.hpp checks them with static_assert). Constants live
-// here, not in the function files, which C++ includes inside a class.
+// here, not in the function files, which C++ includes inside a class. A loop over
+// the tools that every attempt runs is SF_UNROLL (field.glsl says why).
 
 #ifndef __cplusplus
 #define SF_OUT(T) out T
 #define SF_INOUT(T) inout T
 #define SF_INLINE
 #define SF_PRECISE precise
+#define SF_UNROLL [[unroll]]
 #endif
 // A function the host calls too, outside Kernel: double on the host, float in GLSL.
 #ifdef __cplusplus
