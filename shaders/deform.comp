@@ -110,13 +110,13 @@ bool skipped(uint v, vec3 x0) {
 
 // llvmpipe (lavapipe) ends every loop of an invocation, silently, once its loops
 // have run 65535 iterations in all (Mesa's LP_MAX_TGSI_LOOP_ITERATIONS, shared by
-// a SIMD group's lanes). Eight tools' loops take ~90 of them an attempt, so a
-// group that needs ~700 attempts gets there, and what its loops compute after
-// that is partial: seed 30416's vertex 371 ended 0.037 voxel off, unflagged, at
-// any tolerance. A loop whose trip count the compiler cannot know, run last,
-// makes its two trips only while that budget lasts; where it does not, every
-// integrated lane of the group is flagged, since all of them ran loops after it
-// ran out (the group waits for its longest lane between the passes).
+// a SIMD group's lanes). Rolled, eight tools' loops took ~90 of them an attempt
+// (SF_UNROLL unrolls them now), so a group that needed ~700 attempts got there,
+// and what its loops computed after that was partial: seed 30416's vertex 371
+// ended 0.037 voxel off, unflagged. A loop whose trip count the compiler cannot
+// know, run last, makes its two trips only while that budget lasts; where it does
+// not, every integrated lane of the group is flagged, since all of them ran loops
+// after it ran out (the group waits for its longest lane between the passes).
 bool loopBudgetLasted() {
     int trips = settings.maxAttempts > 0 ? 2 : 3;
     int ran = 0;

@@ -5,8 +5,8 @@
 // Kernel, or in a shader a uniform block, a specialization constant and a function
 // of one. Loops run to `toolCount` with no early exit, so that on the GPU they
 // unroll, every `tools[i]` is a constant offset and each kind's switch folds away.
-// The loops every attempt runs say so (SF_UNROLL): llvmpipe left them rolled from
-// eight tools on, and they ran out its loop budget (deform.comp, loopBudgetLasted).
+// The loops every attempt runs say so (SF_UNROLL): llvmpipe left them rolled, and
+// with eight tools they ran out its loop budget (deform.comp, loopBudgetLasted).
 // Each loop calls its tool's kind (SF_SWITCH_KIND, kinds.glsl). Needs
 // field_common.glsl and the kinds' code.
 
