@@ -3,8 +3,6 @@
 // truth. `sculptflow sweep` runs thousands (docs/accuracy-sweep.md);
 // these run in seconds.
 #include <algorithm>
-#include <filesystem>
-#include <optional>
 #include <set>
 #include <utility>
 #include <vector>
@@ -13,14 +11,13 @@
 #include <gtest/gtest.h>
 
 #include <sculptflow/cpu_solver.hpp>
-#include <sculptflow/hot_reload.hpp>
 #include <sculptflow/solver_options.hpp>
-#include "host/shader_compiler.hpp"
 #include "src/ground_truth.hpp"
 #include "src/kernel.hpp"
 #include "accuracy_sweep.hpp"
 #include "cli_runner.hpp"
 #include "gpu_fixture.hpp"
+#include "long_ride.hpp"
 #include "move_inputs.hpp"
 #include "stroke_generator.hpp"
 #include "test_support.hpp"
@@ -440,34 +437,8 @@ TEST_F(GeneratedStrokesGpu, EveryMethodVerifiedWithinToleranceOnTheGpu) {
     expectMostCompared({expectRunsWithinTolerance(cli::sweepCase(generateCase(1), options))});
 }
 
-// Seed 30416's vertex 371 rides a 144-voxel affine-flow pull, mirrored into eight
-// tools, for 713 steps at the step floor. With the tools' loops rolled, llvmpipe
-// ran out its loop budget there (deform.comp, loopBudgetLasted) and dp45 ended
-// 0.037 voxel off, unflagged, at every tolerance; the CPU, 1.4e-5.
-struct LongRide {
-    Move move;
-    std::vector<glm::vec3> start;
-    SolverOptions options{.method = Method::Dp45, .tolerance = 0.01};
-    glm::dvec3 exact;
-};
-
-LongRide longRide() {
-    const GeneratedCase c = generateCase(30416);
-    EXPECT_EQ(c.family, "affine-flow/smooth");
-    EXPECT_TRUE(c.mesh.mask.empty() || c.mesh.mask[371] == 1.0f); // so solved without it
-    LongRide ride{moveToolMotion(c.stroke), {cli::sweepVoxels(c)[371]}};
-    EXPECT_EQ(ride.move.tools.size(), 8u);
-    ride.options.maxIterations = plannedAttempts(ride.options, {&ride.move, 1});
-    ride.exact = groundTruth(ride.move, ride.start).positions[0];
-    return ride;
-}
-
-bool onLlvmpipe(Context& context) {
-    return context.deviceName().starts_with("llvmpipe");
-}
-
 TEST(GeneratedStrokes, ALongRideWithEightToolsKeepsTheContractOnTheCpu) {
-    const LongRide ride = longRide();
+    const test::LongRide ride = test::longRide();
     const CpuSolution cpu = solveOnCpu(ride.move, ride.start, ride.options, 1);
     ASSERT_EQ(cpu.statistics[0].flags, 0u);
     EXPECT_LE(glm::distance(glm::dvec3(cpu.positions[0]), ride.exact), ride.options.tolerance);
@@ -476,39 +447,13 @@ TEST(GeneratedStrokes, ALongRideWithEightToolsKeepsTheContractOnTheCpu) {
 
 // The shipped shader unrolls the tools' loops (SF_UNROLL), so llvmpipe solves it too.
 TEST_F(GeneratedStrokesGpu, ALongRideWithEightToolsKeepsTheContract) {
-    const LongRide ride = longRide();
+    const test::LongRide ride = test::longRide();
     const GpuSolution gpu = solveOnGpu(solver(), ride.move, ride.start, ride.options);
     if (gpu.statistics[0].flags == 0u) {
         EXPECT_LE(glm::distance(glm::dvec3(gpu.positions[0]), ride.exact), ride.options.tolerance);
     }
-    if (onLlvmpipe(context())) {
+    if (test::onLlvmpipe(context())) {
         EXPECT_EQ(gpu.statistics[0].flags, 0u);
-    }
-}
-
-// The same shader with those loops rolled, as llvmpipe compiled them before:
-// its loops run out the budget, and the vertex must be flagged, not left off.
-TEST_F(GeneratedStrokesGpu, AVertexPastTheDriversLoopBudgetIsFlagged) {
-    const ShaderFileReader embedded = embeddedShaderFiles();
-    const ShaderFileReader rolled = [&](const std::filesystem::path& path) {
-        std::optional<std::string> text = embedded(path);
-        const std::string unroll = "#define SF_UNROLL [[unroll]]";
-        if (text && path.filename() == "layout.glsl") {
-            const size_t at = text->find(unroll);
-            EXPECT_NE(at, std::string::npos);
-            if (at != std::string::npos) text->replace(at, unroll.size(), "#define SF_UNROLL");
-        }
-        return text;
-    };
-    GpuSolver rolledSolver(context());
-    useShader(rolledSolver, compileShader("", "deform.comp", rolled).spirv);
-    const LongRide ride = longRide();
-    const GpuSolution gpu = solveOnGpu(rolledSolver, ride.move, ride.start, ride.options);
-    if (gpu.statistics[0].flags == 0u) {
-        EXPECT_LE(glm::distance(glm::dvec3(gpu.positions[0]), ride.exact), ride.options.tolerance);
-    }
-    if (onLlvmpipe(context())) {
-        EXPECT_EQ(gpu.statistics[0].flags, kernel::kFlagIterationCap);
     }
 }
 
