@@ -11,9 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <sculptflow/cpu_solver.hpp>
-#include <sculptflow/solver_options.hpp>
-#include "src/ground_truth.hpp"
-#include "src/kernel.hpp"
 #include "accuracy_sweep.hpp"
 #include "cli_runner.hpp"
 #include "gpu_fixture.hpp"

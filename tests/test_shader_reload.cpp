@@ -1,9 +1,7 @@
 // Runtime shader compilation and hot reload: the same sources as the build, real
 // edits take effect, broken edits change nothing and are reported by file:line.
 #include <chrono>
-#include <filesystem>
 #include <fstream>
-#include <optional>
 #include <regex>
 #include <thread>
 
@@ -12,7 +10,6 @@
 #include <sculptflow/default_case.hpp>
 #include <sculptflow/hot_reload.hpp>
 #include "host/shader_compiler.hpp"
-#include "src/kernel.hpp"
 #include "gpu_fixture.hpp"
 #include "kernel_fixtures.hpp"
 #include "long_ride.hpp"
@@ -128,29 +125,20 @@ TEST_F(ShaderReload, PollingWorksWithoutInotify) {
 // them before: on test::longRide its loops run out llvmpipe's budget, and the
 // vertex must be flagged (deform.comp, loopBudgetLasted), not left off.
 TEST_F(ShaderReload, AVertexPastLlvmpipesLoopBudgetIsFlagged) {
-    const ShaderFileReader embedded = embeddedShaderFiles();
-    const ShaderFileReader rolled = [&](const std::filesystem::path& path) {
-        std::optional<std::string> text = embedded(path);
-        const std::string unroll = "#define SF_UNROLL [[unroll]]";
-        if (text && path.filename() == "layout.glsl") {
-            const size_t at = text->find(unroll);
-            EXPECT_NE(at, std::string::npos);
-            if (at != std::string::npos) text->replace(at, unroll.size(), "#define SF_UNROLL");
-        }
-        return text;
-    };
+    test::ScratchDir dir;
+    test::exportShaders(dir.path());
+    test::edit(dir / "sculptflow/layout.glsl", "#define SF_UNROLL [[unroll]]", "#define SF_UNROLL");
     GpuSolver rolledSolver(context());
-    useShader(rolledSolver, compileShader("", "deform.comp", rolled).spirv);
+    useShader(rolledSolver, compileShader(dir.path(), "deform.comp").spirv);
     const test::LongRide ride = test::longRide();
     const GpuSolution gpu = solveOnGpu(rolledSolver, ride.move, ride.start, ride.options);
     if (gpu.statistics[0].flags == 0u) {
         EXPECT_LE(glm::distance(glm::dvec3(gpu.positions[0]), ride.exact), ride.options.tolerance);
     }
     if (test::onLlvmpipe(context())) {
-        EXPECT_EQ(gpu.statistics[0].flags, kernel::kFlagIterationCap);
+        EXPECT_EQ(gpu.statistics[0].flags, kVertexIterationCap);
     }
 }
-
 
 TEST_F(ShaderReload, MissingIncludeIsReportedAtTheIncludingLine) {
     test::ScratchDir dir;
