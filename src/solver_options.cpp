@@ -89,7 +89,8 @@ constexpr double kDefaultTolerance = SolverOptions{}.tolerance;
 int plannedAttempts(Method method, double tolerance, int atDefault) {
     const kernel::MethodTraits traits = methodTraits(method);
     if (!traits.adaptive || !(tolerance > 0.0) || tolerance >= kDefaultTolerance) return atDefault;
-    const double growth = std::pow(kDefaultTolerance / tolerance, 1.0 / traits.estimateOrder);
+    const double order = kernel::stepRuleOrder(traits, kernel::acceptsOnOwnError(traits));
+    const double growth = std::pow(kDefaultTolerance / tolerance, 1.0 / order);
     return int(std::min(double(1 << 16), std::ceil(atDefault * growth)));
 }
 

@@ -19,6 +19,7 @@
 #include <sculptflow/stroke.hpp>
 #include "host/context_impl.hpp"
 #include "host/mesh_renderer.hpp"
+#include "src/method_table.hpp"
 #include "cli_runner.hpp"
 #include "command_line.hpp"
 #include "test_support.hpp"
@@ -205,8 +206,9 @@ TEST_F(CliModes, ContinuousBuiltInCaseWritesPerSegmentStatistics) {
     expectRunStatistics(j, "continuous", segments, 10242);
     EXPECT_EQ(j["tolerance"]["stroke"], 0.1);
     EXPECT_NEAR(j["tolerance"]["segment"].get<double>(), 0.1 / double(segments), 1e-15);
-    // What the kernel worked to: bs32's calibration (×0.68, methods.glsl) of the segment's.
-    EXPECT_NEAR(j["tolerance"]["internal"].get<double>(), 0.68 * 0.1 / double(segments), 1e-15);
+    // What the kernel worked to: bs32's calibration (toleranceFactor, methods.glsl) of the segment's.
+    const double factor = methodTraits(Method::Bs32).toleranceFactor;
+    EXPECT_NEAR(j["tolerance"]["internal"].get<double>(), factor * 0.1 / double(segments), 1e-15);
     EXPECT_EQ(j["tools"], 1);
     EXPECT_TRUE(j["symmetry"].is_null());
     EXPECT_TRUE(j["mask"].is_null());

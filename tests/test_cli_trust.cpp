@@ -252,15 +252,15 @@ TEST(CliTrust, TightTolerancesGetTheAttemptsTheyNeedAndFlagsAreSaid) {
                                             "--stats", stats.string()};
     const Outcome planned = cli(tight);
     EXPECT_EQ(planned.status, 0) << planned.errors;
-    EXPECT_EQ(readJson(stats)["flags"]["iteration_cap"], 0); // 6,628 of 10,242 with 64 attempts
+    EXPECT_EQ(readJson(stats)["flags"]["iteration_cap"], 0); // 8,776 of 10,242 with 24 attempts
     EXPECT_FALSE(has(planned.errors, "flagged")) << planned.errors;
 
     std::vector<std::string> capped = tight;
-    capped.insert(capped.end(), {"--max-attempts", "64"});
+    capped.insert(capped.end(), {"--max-attempts", "24"});
     const Outcome warned = cli(capped);
     EXPECT_EQ(warned.status, 0) << warned.errors;
     EXPECT_GT(readJson(stats)["flags"]["iteration_cap"].get<int>(), 1000);
-    for (const char* part : {"are flagged", "at the attempt cap", "--max-attempts, now 64"})
+    for (const char* part : {"are flagged", "at the attempt cap", "--max-attempts, now 24"})
         EXPECT_TRUE(has(warned.errors, part)) << part << ": " << warned.errors;
 
     capped.push_back("--strict");

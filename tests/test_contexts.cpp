@@ -37,9 +37,12 @@ double maxDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>
     return worst;
 }
 
-// The built-in move on the GPU agrees with the CPU reference to well within the
-// solver's 0.1-voxel tolerance (the README's check: 99th percentile ≤ 0.01 voxel).
-constexpr double kGpuCpuVoxels = 0.05;
+// The built-in move on the GPU agrees with the CPU reference within the solver's
+// 0.1-voxel tolerance: each is within it of the exact move, and where the two round a
+// decision differently (bs32: a vertex solved again on one only) they part by up to
+// about that (docs/solver.md, "GPU against the CPU reference"; the README's check
+// is the 99th percentile ≤ 0.01 voxel).
+constexpr double kGpuCpuVoxels = 0.1;
 
 // A second Context's view of the same objects, as a renderer would hand them over.
 AdoptedDevice adoptedFrom(const Context& owner) {

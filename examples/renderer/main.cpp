@@ -435,10 +435,13 @@ int run() {
     vkDestroyInstance(instance, nullptr);
 
     bool ok = true;
-    // The built-in move pulls the sphere about 425 voxels; the GPU agrees with the
-    // CPU reference to well within the solver's 0.1-voxel tolerance.
+    // The built-in move pulls the sphere about 425 voxels. Each solve is within the
+    // solver's tolerance of the exact move; where the GPU and the CPU reference round
+    // a decision differently (a vertex solved again on one only) they part by up to
+    // about that (docs/solver.md, "GPU against the CPU reference").
     if (maxDisplacement < 100.0) ok = false, std::fprintf(stderr, "FAIL: the vertices did not move\n");
-    if (!(maxDifference <= 0.05)) ok = false, std::fprintf(stderr, "FAIL: GPU and CPU reference differ\n");
+    const double tolerance = sculptflow::SolverOptions{}.tolerance;
+    if (!(maxDifference <= tolerance)) ok = false, std::fprintf(stderr, "FAIL: GPU and CPU reference differ\n");
     if (allocations.total == 0 || !allocations.sizes.empty())
         ok = false, std::fprintf(stderr, "FAIL: allocation callbacks unused or unbalanced\n");
     if (gLayerMessages != 0) ok = false, std::fprintf(stderr, "FAIL: %d validation message(s)\n", gLayerMessages);

@@ -143,7 +143,10 @@ VertexResult integratePass(vec3 x0, PassControl pass) {
         // pass that held each step to tol·h left a vertex near a stretching tip over
         // its bound, to be solved again (rk4dbl: 18% of test0's sphere). It aims the
         // step at that stretch instead, taking μ as it is now, at most stretchAhead.
-        float ahead = bounds && !pass.ownError && method.stretchAhead > 1.0f ? min(exp(max(growthRate, 0.0f) * (1.0f - s)), method.stretchAhead) : 1.0f;
+        // A method that accepts on its own error does so in its second pass too, whose
+        // aim (resolvePass) is the stretch its first measured over steps so weighted.
+        bool aims = !pass.ownError || acceptsOnOwnError(method);
+        float ahead = bounds && aims && method.stretchAhead > 1.0f ? min(exp(max(growthRate, 0.0f) * (1.0f - s)), method.stretchAhead) : 1.0f;
         float allowedError = stepAllowance(hStep, step.increment, pass, (result.flags & kFlagMinStepClamped) != 0u, ahead);
         bool withinTolerance = stepWithinTolerance(error, allowedError) && kink.error <= allowance;
         // At h_min a step that reaches the segment's end is its rest, which the

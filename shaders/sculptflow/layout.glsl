@@ -75,7 +75,7 @@ const int kPassesAtMost = 3;
 // at a tolerance that aims the bound at this share of it (resolvePass).
 const float kResolveTarget = 0.5f;
 // That pass accepts on the bound's error of each step, whose Simpson check is off by
-// O(h⁵) (simpsonCheck), so err/h ∝ h^min(order, 4) sets its step rule (nextStepSize).
+// O(h⁵) (simpsonCheck), so err/h ∝ h^min(order, 4) sets its step rule (stepRuleOrder).
 const float kSimpsonCheckOrder = 4.0f;
 // A velocity's rounding in float, relative to its size: a step's estimate and its
 // check are weighted sums of stage velocities, so they carry up to this times their
@@ -83,6 +83,11 @@ const float kSimpsonCheckOrder = 4.0f;
 // (stepAllowance). A bi-scale Kelvinlet's X_ε − X_ε₁ cancels, which raises it: up
 // to 2.5e-6 measured, a third of this (docs/solver.md, "The rounding floor").
 const float kVelocityRounding = 7.6293945e-6f; // 2^-17
+// The most that rounding was measured at: the floor under a first pass's aim at the
+// stretch ahead (stepAllowance). There the bound above, 3× it, loosened steps whose
+// check still resolved them, and bs32 at tol 0.01 solved most of the built-in
+// sphere twice (233.9 evaluations a vertex against 142.9).
+const float kVelocityRoundingMeasured = 2.5e-6f;
 // A vertex's carried error bound (continuous mode: from one segment to the next)
 // once a segment could not certify it: later segments neither carry nor act on it.
 const float kBoundLost = -1.0f;
