@@ -41,12 +41,9 @@ void validateToolMotion(const ToolMotion& m, size_t index) {
 
 // The method table's first-step rule (methods.glsl says why): a method with a
 // per-vertex limit starts at a share of it in the kernel, so h0 does not cap it;
-// the others start at h0, at most a share of the move's step limit.
-double firstStep(const kernel::MethodTraits& method, const SolverOptions& options, double stepLimitFloor,
-                 double hMax) {
-    if (method.vertexStepLimit) return hMax;
-    const double h = std::min(options.h0, hMax);
-    return method.firstStepOfMoveLimit > 0.0 ? std::min(h, method.firstStepOfMoveLimit * stepLimitFloor) : h;
+// the others start at h0.
+double firstStep(const kernel::MethodTraits& method, const SolverOptions& options, double hMax) {
+    return method.vertexStepLimit ? hMax : std::min(options.h0, hMax);
 }
 
 int kernelShape(const ToolMotion& m) {
@@ -209,7 +206,7 @@ kernel::Kernel makeKernel(const Move& move, const SolverOptions& options) {
     const double floor = std::max(options.hMin, std::min(options.hMax, toolStepLimit(move, options)));
     const double hMax = method.vertexStepLimit ? std::max(options.hMin, options.hMax) : floor;
     k.settings.tolerance = float(internalTolerance(move, options));
-    k.settings.h0 = float(firstStep(method, options, floor, hMax));
+    k.settings.h0 = float(firstStep(method, options, hMax));
     k.settings.hMin = float(options.hMin);
     k.settings.hMax = float(hMax);
     k.settings.stepLimitFloor = float(floor);

@@ -72,8 +72,9 @@ SCULPTFLOW_API std::string methodNameList(bool adaptiveOnly = false);
 
 // The attempts a pass of `method` needs at `tolerance`, from `atDefault` at the
 // default tolerance (0.1 voxel) and looser: the error a pass accepts on, per unit
-// step, grows as h^q, so the steps a pass takes grow as (0.1/tol)^(1/q) (q: 4, and 3
-// for bs32, which accepts on its own error; bs32 at 0.01: 64 → 138). For SolverOptions::maxIterations.
+// step, grows as h^q, so the steps a pass takes grow as (0.1/tol)^(1/q) (q: 4, and
+// 3 for bs32, which accepts on its own error; bs32 at 0.01: 64 → 138). For
+// SolverOptions::maxIterations.
 SCULPTFLOW_API int plannedAttempts(Method method, double tolerance, int atDefault = 64);
 
 struct Move;

@@ -74,8 +74,9 @@ const int kPassesAtMost = 3;
 // A vertex whose error bound (integrate.glsl) is over its tolerance is solved again
 // at a tolerance that aims the bound at this share of it (resolvePass).
 const float kResolveTarget = 0.5f;
-// That pass accepts on the bound's error of each step, whose Simpson check is off by
-// O(h⁵) (simpsonCheck), so err/h ∝ h^min(order, 4) sets its step rule (stepRuleOrder).
+// That pass (every pass, of a method that acceptsOnOwnError) accepts on the bound's
+// error of each step, whose Simpson check is off by O(h⁵) (simpsonCheck), so
+// err/h ∝ h^min(order, 4) sets its step rule (stepRuleOrder).
 const float kSimpsonCheckOrder = 4.0f;
 // A velocity's rounding in float, relative to its size: a step's estimate and its
 // check are weighted sums of stage velocities, so they carry up to this times their

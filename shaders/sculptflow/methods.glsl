@@ -32,8 +32,7 @@ struct MethodTraits {
     bool adaptive;                // false: settings.fixedSteps equal steps per segment
     float estimateOrder;          // q, with err/h ∝ h^q: the step-size rule's exponent is 1/q
     bool vertexStepLimit;         // steps within each vertex's own limit (controller.glsl)
-    float firstStepOfVertexLimit; // with it, the first step's share of that limit
-    SF_HOST_REAL firstStepOfMoveLimit; // without it, at most this share of the move's limit (0: h0 alone)
+    float firstStepOfVertexLimit; // with it, the first step's share of that limit (without it: h0)
     SF_HOST_REAL safetyFactor;    // the controller's safety is the requested one × this
     SF_HOST_REAL toleranceFactor; // the kernel's tolerance is the requested one × this
     SF_HOST_REAL biLaplacianFactor; // and × this when a Kelvinlet is bi-Laplacian
@@ -46,18 +45,18 @@ struct MethodTraits {
     float estimateWeightSum;      // Σ|b − b̂|: how strongly the stages' rounding reaches the estimate (stepAllowance)
     float stabilityInterval;      // |R(−x)| ≤ 1 up to this x, R its stability polynomial: caps h·rate (stepLimit)
     float growthInterval;         // the bound's step term bounds the step's error on y' = μy up to hμ = this: caps h·μ (integratePass)
-    float stretchAhead;           // a first pass (any pass, accepting on its own error) aims a step at tol·h / min(exp(μ(1 − s)), this); 1: at tol·h (stepAllowance)
+    float stretchAhead;           // a first pass (every pass of a method that accepts on its own error) aims a step at tol·h / min(exp(μ(1 − s)), this); 1: at tol·h (stepAllowance)
 };
 
 // Why each calibration has its value, and what measured it: docs/solver.md,
 // "Why the method table's calibrations".
 SF_SHARED_FUNCTION MethodTraits methodTraits(int method) {
-    //                                     name              order evals fsal   adaptive q     vertex limit, first  move limit safety      tolerance biLaplacian kink    b1      bound  estimate check +evals rounding  stability growth ahead
-    if (method == kMethodRk4Double) return MethodTraits(SF_HOST_NAME("rk4dbl") 5, 11, true,  true,  4.0f, true,  0.5f, 0.0,  1.0,        1.0,  0.8,  vec3(0.0119f, 6.18e-4f, 5.8e-5f), 0.0778f, true,  1.0f, 0.5f,  0,  0.1333f, 6.459f, 1.56f, 2.0f);
-    if (method == kMethodBs32)      return MethodTraits(SF_HOST_NAME("bs32")   3, 3,  true,  true,  2.0f, true,  0.15f, 0.0,  0.85 / 0.9, 1.0,  0.8,  vec3(0.0348f, 7.32e-3f, 0.0f), 0.2223f, true,  0.0f, 1.0f,  1,  0.3889f, 2.513f, 1.85f, 4.0f);
-    if (method == kMethodDp45)      return MethodTraits(SF_HOST_NAME("dp45")   5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  1.0,        0.3,  0.8,  vec3(0.0225f, 1.14e-3f, 1.16e-4f), 0.0912f, true,  1.0f, 0.5f,  1,  0.1603f, 3.306f, 5.09f, 1.0f);
-    if (method == kMethodTsit5)     return MethodTraits(SF_HOST_NAME("tsit5")  5, 6,  true,  true,  4.0f, true,  0.5f, 0.0,  0.8,        0.1,  0.8,  vec3(0.0463f, 1.54e-3f, 1.61e-4f), 0.0965f, true,  1.0f, 0.5f,  1,  1.211f,  3.506f, 4.09f, 1.0f);
-    return MethodTraits(SF_HOST_NAME("rk4") 4, 3, false, false, 4.0f, false, 0.0f, 0.0, 1.0, 1.0, 0.8, vec3(0.0417f, 3.09e-3f, 8.69e-4f), 0.1667f, false, 0.0f, 0.0f, 0, 0.0f, 2.785f, 0.0f, 1.0f);
+    //                                     name              order evals fsal   adaptive q     vertex limit, first  safety      tolerance biLaplacian kink    b1      bound  estimate check +evals rounding  stability growth ahead
+    if (method == kMethodRk4Double) return MethodTraits(SF_HOST_NAME("rk4dbl") 5, 11, true,  true,  4.0f, true,  0.5f, 1.0,        1.0,  0.8,  vec3(0.0119f, 6.18e-4f, 5.8e-5f), 0.0778f, true,  1.0f, 0.5f,  0,  0.1333f, 6.459f, 1.56f, 2.0f);
+    if (method == kMethodBs32)      return MethodTraits(SF_HOST_NAME("bs32")   3, 3,  true,  true,  2.0f, true,  0.15f, 0.85 / 0.9, 1.0,  0.8,  vec3(0.0348f, 7.32e-3f, 0.0f), 0.2223f, true,  0.0f, 1.0f,  1,  0.3889f, 2.513f, 1.85f, 4.0f);
+    if (method == kMethodDp45)      return MethodTraits(SF_HOST_NAME("dp45")   5, 6,  true,  true,  4.0f, true,  0.5f, 1.0,        0.3,  0.8,  vec3(0.0225f, 1.14e-3f, 1.16e-4f), 0.0912f, true,  1.0f, 0.5f,  1,  0.1603f, 3.306f, 5.09f, 1.0f);
+    if (method == kMethodTsit5)     return MethodTraits(SF_HOST_NAME("tsit5")  5, 6,  true,  true,  4.0f, true,  0.5f, 0.8,        0.1,  0.8,  vec3(0.0463f, 1.54e-3f, 1.61e-4f), 0.0965f, true,  1.0f, 0.5f,  1,  1.211f,  3.506f, 4.09f, 1.0f);
+    return MethodTraits(SF_HOST_NAME("rk4") 4, 3, false, false, 4.0f, false, 0.0f, 1.0, 1.0, 0.8, vec3(0.0417f, 3.09e-3f, 8.69e-4f), 0.1667f, false, 0.0f, 0.0f, 0, 0.0f, 2.785f, 0.0f, 1.0f);
 }
 
 // A method whose bound is its steps' own errors (an estimate weight of 0: bs32's)
