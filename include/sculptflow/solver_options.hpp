@@ -20,7 +20,8 @@ enum class Method { Rk4, Rk4Double, Bs32, Dp45, Tsit5 };
 struct SolverOptions {
     Method method = Method::Bs32;
     double tolerance = 0.1;   // voxels, over the whole move (s ∈ [0, 1])
-    double h0 = 0.1;          // first step, in normalised time
+    double h0 = 0.1;          // first step, in normalised time, of a method without a per-vertex
+                              // step limit (no adaptive one: each starts at a share of its own)
     double hMin = 1e-3;       // a step this small is accepted whatever its error
     double hMax = 1.0;
     double safety = 0.9;

@@ -175,7 +175,7 @@ void runDeform(const DeformArgs& args) {
     warnIfAllCulled(in, integrated, args.inputs.strict);
     size_t flagged = 0;
     for (const VertexStatistics& st : result.solution.statistics) flagged += (st.flags & ~kVertexCulled) != 0;
-    reportFlaggedShare(result.solution.report, flagged, integrated, options, args.inputs.strict);
+    reportFlaggedShare(result.solution.report, flagged, integrated, options, result.device, args.inputs.strict);
     printSummary(in, args, result);
     if (args.verbose && gpu) {
         const nlohmann::json& g = result.gpuSetup;

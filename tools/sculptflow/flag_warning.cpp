@@ -8,7 +8,7 @@
 namespace sculptflow::cli {
 
 void reportFlaggedShare(const SolveReport& report, size_t flagged, size_t inReach, const SolverOptions& options,
-                        bool strict) {
+                        const std::string& device, bool strict) {
     if (inReach == 0 || double(flagged) <= kFlaggedShareWarning * double(inReach)) return;
     char share[32];
     std::snprintf(share, sizeof share, "%.1f%%", 100.0 * double(flagged) / double(inReach));
@@ -17,10 +17,11 @@ void reportFlaggedShare(const SolveReport& report, size_t flagged, size_t inReac
         if (count == 0) return;
         what += (what.empty() ? "" : "; ") + std::to_string(count) + " " + flag + " (" + change + ")";
     };
+    const bool llvmpipe = device.find("llvmpipe") != std::string::npos;
     add(report.iterationCap, "at the attempt cap",
-        "raise --max-attempts, now " + std::to_string(options.maxIterations) +
-            ", or loosen --tol; llvmpipe also stops a group of vertices' loops after 65,535 iterations, "
-            "which neither lifts");
+        "raise --max-attempts, now " + std::to_string(options.maxIterations) + ", or loosen --tol" +
+            (llvmpipe ? "; llvmpipe also stops a group of vertices' loops after 65,535 iterations, which neither lifts"
+                      : ""));
     add(report.minStepClamped, "clamped at h_min", "loosen --tol: steps this short meet float rounding");
     add(report.unverified, "not certified within tol",
         "the flow stretches their errors past tol" + std::string(options.verify ? ", or the check disagrees" : "") +

@@ -186,7 +186,7 @@ void runValidate(const ValidateArgs& args) {
         std::printf("wrote %s\n", args.jsonPath.c_str());
     }
     // After the report and its JSON, which hold the figures: under --strict the flags fail the run.
-    reportFlaggedShare(report.gpu, report.truth.flagged, report.truth.inReach, options, args.inputs.strict);
+    reportFlaggedShare(report.gpu, report.truth.flagged, report.truth.inReach, options, report.device, args.inputs.strict);
     if (!report.passed()) throw CLI::RuntimeError(1);
 }
 
