@@ -82,7 +82,7 @@ const float kSimpsonCheckOrder = 4.0f;
 // check are weighted sums of stage velocities, so they carry up to this times their
 // weights' absolute sum times |v| of rounding, which no shorter step lowers
 // (stepAllowance). A bi-scale Kelvinlet's X_ε − X_ε₁ cancels, which raises it: up
-// to 2.5e-6 measured, a third of this (docs/solver.md, "The rounding floor").
+// to kVelocityRoundingMeasured, a third of this (docs/solver.md, "The rounding floor").
 const float kVelocityRounding = 7.6293945e-6f; // 2^-17
 // The most that rounding was measured at: the floor under a first pass's aim at the
 // stretch ahead (stepAllowance). There the bound above, 3× it, loosened steps whose

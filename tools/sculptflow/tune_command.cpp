@@ -182,7 +182,8 @@ void addTuneCommand(CLI::App& app) {
                     "Shader directory to compile and hot-reload (see `sculptflow shaders export`)")
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--params", args->paramsPath,
-                    "JSON tunables: method, tol, fixed_steps (rk4 only, and required by it), h0 (no adaptive method: each starts at a share of its vertex's step limit), "
+                    "JSON tunables: method, tol, fixed_steps (rk4 only, and required by it), h0 (no adaptive "
+                    "method: each starts at a share of its vertex's step limit), "
                     "h_min, h_max, safety, shrink_min, grow_max, max_iterations, max_tool_motion_per_step")
         ->check(CLI::ExistingFile);
     cmd->callback([args] { runTune(*args); });
